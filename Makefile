@@ -1,0 +1,53 @@
+# romdev — build, test, demo and benchmarks. Every target installs the Debian packages it needs.
+
+SHELL := /bin/bash
+# The Swift toolchain lives in /opt/swift on our build machines; a system-wide install works too.
+export PATH := $(PATH):/opt/swift/usr/bin
+SWIFT ?= swift
+
+APT_PACKAGES := pkg-config libsqlite3-dev libi2c-dev libgpiod-dev
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+BIN_DIR = $(shell $(SWIFT) build --show-bin-path)
+RELEASE_BIN_DIR = $(shell $(SWIFT) build -c release --show-bin-path)
+
+.PHONY: all deps build test demo bench clean
+
+all: build
+
+## deps: install the Debian packages the build needs, only those missing (apt-get, sudo when not root)
+deps:
+	@command -v $(SWIFT) >/dev/null || { echo "error: no Swift toolchain on PATH (expected swift 6, e.g. /opt/swift/usr/bin)" >&2; exit 1; }
+	@missing=""; for p in $(APT_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  $(SUDO) apt-get update -qq && \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+
+## build: debug build of romdev
+build: deps
+	$(SWIFT) build
+
+## test: every test, from a clean clone
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+## demo: the main job end to end on the simulated device, in a throwaway store
+demo: build
+	@set -e; dir=$$(mktemp -d); export ROMDEV_STORE="$$dir/care.sqlite"; r="$(BIN_DIR)/romdev"; \
+	echo "store: $$ROMDEV_STORE"; \
+	for step in "init" "onboard --consent-by 'Demo Patient'" "checkin --pain 3 --sleep 7" "today"; do \
+	  echo; echo "\$$ romdev $$step"; eval "\"$$r\" $$step"; \
+	done
+
+## bench: figures for the store, the driver and fusion (release build)
+bench: deps
+	$(SWIFT) build -c release --product romdev
+	$(SWIFT) build -c release --product romdev-bench
+	"$(RELEASE_BIN_DIR)/romdev-bench" --romdev "$(RELEASE_BIN_DIR)/romdev"
+
+clean:
+	rm -rf .build

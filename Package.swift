@@ -1,0 +1,49 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Layers, bottom up: C system libraries; thin typed I/O wrappers (LinuxSystem, SQLite, GPIO,
+// Sensor's Linux bus); pure domain and math (Care, Fusion); the care store on SQLite
+// (CareStorage); the command line (RomdevCLI) and the `romdev` executable on top.
+let package = Package(
+    name: "romdev",
+    products: [
+        .executable(name: "romdev", targets: ["romdev"]),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CSQLite", path: "Sources/CSQLite",
+            pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(
+            name: "CI2C", path: "Sources/CI2C",
+            providers: [.apt(["libi2c-dev"])]),
+        .systemLibrary(
+            name: "CGPIOD", path: "Sources/CGPIOD",
+            pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
+
+        .target(name: "LinuxSystem"),
+        .target(name: "SQLite", dependencies: ["CSQLite"]),
+        .target(name: "Care"),
+        .target(name: "CareStorage", dependencies: ["Care", "SQLite"]),
+        .target(name: "Sensor", dependencies: ["CI2C", "LinuxSystem"]),
+        .target(name: "Fusion"),
+        .target(name: "GPIO", dependencies: ["CGPIOD", "LinuxSystem"]),
+        .target(
+            name: "RomdevCLI",
+            dependencies: ["Care", "CareStorage", "Sensor", "Fusion", "GPIO", "LinuxSystem"]),
+        .executableTarget(name: "romdev", dependencies: ["RomdevCLI"]),
+        .executableTarget(
+            name: "romdev-bench",
+            dependencies: ["Care", "CareStorage", "Sensor", "Fusion", "RomdevCLI"]),
+
+        .testTarget(name: "CareTests", dependencies: ["Care"]),
+        .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
+        .testTarget(name: "CareStorageTests", dependencies: ["CareStorage", "Care", "SQLite"]),
+        .testTarget(name: "SensorTests", dependencies: ["Sensor", "LinuxSystem"]),
+        .testTarget(name: "FusionTests", dependencies: ["Fusion", "Sensor"]),
+        .testTarget(name: "GPIOTests", dependencies: ["GPIO"]),
+        .testTarget(
+            name: "RomdevCLITests",
+            dependencies: ["RomdevCLI", "CareStorage", "Care"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

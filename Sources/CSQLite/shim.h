@@ -1,0 +1,8 @@
+#ifndef ROMDEV_CSQLITE_SHIM_H
+#define ROMDEV_CSQLITE_SHIM_H
+#include <sqlite3.h>
+
+// SQLITE_TRANSIENT is a cast of -1 to a function pointer, which Swift cannot import as a constant.
+static inline sqlite3_destructor_type romdev_sqlite_transient(void) { return SQLITE_TRANSIENT; }
+
+#endif

@@ -1,0 +1,1 @@
+// `make bench`: prints figures for the care store, the sensor driver and fusion.
