@@ -1,0 +1,110 @@
+import CSQLite
+import Dispatch
+
+/// An SQLite database file, reached through one connection on a serial queue.
+///
+/// Every write runs in a `BEGIN IMMEDIATE` transaction, so concurrent writers (other processes
+/// sharing the file) queue at BEGIN under the busy timeout rather than failing mid-transaction.
+/// Reads run in deferred transactions and, in WAL mode, never wait for writers.
+///
+/// Each connection is opened with WAL journaling, `synchronous=FULL` (a committed write survives
+/// power loss), foreign keys enforced, extended result codes, and a busy timeout.
+///
+/// `read` and `write` are not reentrant: calling one from inside another's closure traps.
+public final class Database: @unchecked Sendable {
+    // @unchecked: `connection` is only touched on `queue`, which serializes every access.
+
+    /// Connection settings.
+    public struct Configuration: Sendable {
+        /// How long a statement waits for another connection's lock before failing with
+        /// `SQLITE_BUSY`. Applies at `BEGIN IMMEDIATE`.
+        public var busyTimeout: Duration
+        /// Called with the SQL of every statement as it starts, without its arguments
+        /// (`sqlite3_trace_v2`, `SQLITE_TRACE_STMT`). For tests and diagnostics.
+        public var trace: (@Sendable (String) -> Void)?
+
+        public init(busyTimeout: Duration = .seconds(5), trace: (@Sendable (String) -> Void)? = nil) {
+            self.busyTimeout = busyTimeout
+            self.trace = trace
+        }
+    }
+
+    /// The file path.
+    public let path: String
+    private let queue: DispatchQueue
+    private let connection: Connection
+    /// Keeps the trace closure alive as long as SQLite may call it.
+    private let traceBox: TraceBox?
+
+    /// Opens (creating if needed) the database at `path`. The parent directory must exist.
+    ///
+    /// - Throws: ``DatabaseError`` when the file cannot be opened or configured (not a database,
+    ///   no permission, WAL unavailable).
+    public init(path: String, configuration: Configuration = Configuration()) throws {
+        var handle: OpaquePointer?
+        // NOMUTEX: our queue already serializes access, SQLite's own mutex would be redundant.
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let code = sqlite3_open_v2(path, &handle, flags, nil)
+        guard code == SQLITE_OK, let handle else {
+            let error = DatabaseError.make(code, connection: handle, sql: nil)
+            sqlite3_close_v2(handle)
+            throw error
+        }
+        let connection = Connection(handle: handle)
+        sqlite3_extended_result_codes(handle, 1)
+        let milliseconds = configuration.busyTimeout.components.seconds * 1000
+            + configuration.busyTimeout.components.attoseconds / 1_000_000_000_000_000
+        sqlite3_busy_timeout(handle, Int32(clamping: milliseconds))
+
+        if let trace = configuration.trace {
+            let box = TraceBox(trace)
+            sqlite3_trace_v2(handle, UInt32(SQLITE_TRACE_STMT), { _, context, statement, _ in
+                guard let context, let statement,
+                      let sql = sqlite3_sql(OpaquePointer(statement)) else { return 0 }
+                Unmanaged<TraceBox>.fromOpaque(context).takeUnretainedValue().body(String(cString: sql))
+                return 0
+            }, Unmanaged.passUnretained(box).toOpaque())
+            traceBox = box
+        } else {
+            traceBox = nil
+        }
+
+        let mode = try connection.fetchValue("PRAGMA journal_mode = WAL", as: String.self)
+        guard mode?.lowercased() == "wal" else {
+            throw DatabaseError(resultCode: .SQLITE_ERROR,
+                                message: "could not switch to WAL journaling (got \(mode ?? "nothing"))",
+                                sql: "PRAGMA journal_mode = WAL")
+        }
+        try connection.execute("PRAGMA synchronous = FULL")
+        try connection.execute("PRAGMA foreign_keys = ON")
+
+        self.path = path
+        self.connection = connection
+        self.queue = DispatchQueue(label: "romdev.sqlite")
+    }
+
+    /// Runs `body` in a `BEGIN IMMEDIATE` transaction: committed when `body` returns, rolled back
+    /// when it throws (the error is rethrown).
+    ///
+    /// - Throws: what `body` throws, or ``DatabaseError`` (`SQLITE_BUSY` once the busy timeout
+    ///   has passed without getting the write lock).
+    public func write<T>(_ body: (Connection) throws -> T) throws -> T {
+        try serialized { try $0.inTransaction(.immediate, body) }
+    }
+
+    /// Runs `body` in a deferred transaction: one consistent snapshot of the database.
+    public func read<T>(_ body: (Connection) throws -> T) throws -> T {
+        try serialized { try $0.inTransaction(.deferred, body) }
+    }
+
+    private func serialized<T>(_ body: (Connection) throws -> T) throws -> T {
+        dispatchPrecondition(condition: .notOnQueue(queue))
+        return try queue.sync { try body(connection) }
+    }
+}
+
+/// Holds the trace closure at a stable address for SQLite's C callback.
+private final class TraceBox {
+    let body: @Sendable (String) -> Void
+    init(_ body: @escaping @Sendable (String) -> Void) { self.body = body }
+}

@@ -1,0 +1,36 @@
+import CSQLite
+
+/// An error reported by SQLite, with the statement that caused it.
+///
+/// Bound arguments are deliberately absent: the store binds patient answers, and errors end up in
+/// logs and on terminals.
+public struct DatabaseError: Error, Sendable, CustomStringConvertible {
+    /// The extended result code (extended codes are always enabled on our connections).
+    public let extendedResultCode: ResultCode
+    /// SQLite's message (`sqlite3_errmsg`), when there is one.
+    public let message: String?
+    /// The SQL being prepared or run, without its arguments.
+    public let sql: String?
+
+    public init(resultCode: ResultCode, message: String? = nil, sql: String? = nil) {
+        self.extendedResultCode = resultCode
+        self.message = message
+        self.sql = sql
+    }
+
+    /// The primary result code, e.g. `SQLITE_CONSTRAINT` for `SQLITE_CONSTRAINT_UNIQUE`.
+    public var resultCode: ResultCode { extendedResultCode.primaryResultCode }
+
+    /// `SQLite error 19: FOREIGN KEY constraint failed - while executing `INSERT …``
+    public var description: String {
+        var text = "SQLite error \(extendedResultCode.rawValue): \(message ?? extendedResultCode.description)"
+        if let sql { text += " - while executing `\(sql)`" }
+        return text
+    }
+
+    /// The error for `code` on `connection`, reading the connection's last message.
+    static func make(_ code: Int32, connection: OpaquePointer?, sql: String?) -> DatabaseError {
+        let message = connection.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) }
+        return DatabaseError(resultCode: ResultCode(rawValue: code), message: message, sql: sql)
+    }
+}
