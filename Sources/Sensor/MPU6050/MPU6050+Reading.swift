@@ -1,0 +1,139 @@
+extension MPU6050 {
+    /// Bytes per FIFO record: accel x/y/z then gyro x/y/z, big-endian int16 (FIFO_EN = 0x78).
+    static let fifoRecordSize = 12
+
+    /// Where the stream stands on the sensor's sample clock.
+    struct StreamState {
+        /// Index of the next sample to deliver.
+        var nextIndex = 0
+        /// Host time at which `anchorIndex` was the next sample due; places samples after a gap.
+        var anchorTime = 0.0
+        var anchorIndex = 0
+        /// Host time of the last read that delivered a sample (or of the start).
+        var lastProgressTime = 0.0
+        /// FIFO bytes of a record not yet complete (a chunk boundary fell inside it).
+        var partialRecord: [UInt8] = []
+        /// Samples decoded by a read that then failed; delivered first by the next read.
+        var undelivered: [IMUSample] = []
+    }
+
+    /// Reads every sample produced since the last call.
+    ///
+    /// FIFO mode: one read of INT_STATUS…TEMP_OUT (0x3A, 9 bytes: overflow flag and temperature),
+    /// one of FIFO_COUNT (0x72, 2 bytes), then the whole records in FIFO_R_W reads of at most 32
+    /// bytes. On overflow (FIFO_OFLOW or a full FIFO) the FIFO's contents no longer start at a
+    /// record boundary, so it is reset and the samples lost are reported as a `SampleGap`; the
+    /// indices after it are placed from the host clock (to within one sample).
+    ///
+    /// Register mode: one burst read of INT_STATUS…GYRO_ZOUT_L (0x3A, 15 bytes); a sample is
+    /// returned when DATA_RDY is set, indexed by host time since `configure(_:)`.
+    /// - Throws: `.bus` on I2C failures (samples already decoded are kept for the next call),
+    ///   `.fifoStalled` when the FIFO stays empty longer than `stallTimeoutSeconds`.
+    public func readSamples() throws(MPU6050Error) -> SampleBatch {
+        guard let configuration, let decoder else { throw .notConfigured }
+        switch configuration.readout {
+        case .fifo: return try drainFIFO(configuration: configuration, decoder: decoder)
+        case .registers: return try readRegisters(configuration: configuration, decoder: decoder)
+        }
+    }
+
+    func startFIFO() throws(MPU6050Error) {
+        try write(0, to: MPU6050Register.fifoEnable)
+        try resetFIFO()
+        try write(MPU6050Bits.fifoAccel | MPU6050Bits.fifoGyro, to: MPU6050Register.fifoEnable)
+        let now = clock.now
+        stream = StreamState(anchorTime: now, lastProgressTime: now)
+    }
+
+    func startPolling() {
+        let now = clock.now
+        stream = StreamState(anchorTime: now, lastProgressTime: now)
+    }
+
+    /// USER_CTRL: FIFO off, FIFO_RESET (register map §4.27: effective while FIFO_EN is 0), FIFO on.
+    private func resetFIFO() throws(MPU6050Error) {
+        try write(0, to: MPU6050Register.userControl)
+        try write(MPU6050Bits.userFIFOReset, to: MPU6050Register.userControl)
+        try write(MPU6050Bits.userFIFOEnable, to: MPU6050Register.userControl)
+    }
+
+    private func drainFIFO(configuration: MPU6050Configuration, decoder: IMUDecoder)
+        throws(MPU6050Error) -> SampleBatch
+    {
+        let rate = Double(configuration.sampleRateHz)
+        let status = try readBlock(MPU6050Register.interruptStatus, count: 9)
+        let temperature = decoder.temperature(status, at: 7)
+        let countBytes = try readBlock(MPU6050Register.fifoCountHigh, count: 2)
+        let now = clock.now
+        let count = Int(UInt16(countBytes[0]) << 8 | UInt16(countBytes[1]))
+        let capacity = decoder.part.fifoCapacityBytes
+
+        if status[0] & MPU6050Bits.fifoOverflow != 0 || count >= capacity {
+            try resetFIFO()
+            let resetTime = clock.now
+            let produced = stream.anchorIndex + Int(((resetTime - stream.anchorTime) * rate).rounded())
+            let lostFrom = stream.nextIndex + stream.partialRecord.count / Self.fifoRecordSize
+            let gap = SampleGap(startIndex: lostFrom, count: max(0, produced - lostFrom))
+            let samples = stream.undelivered
+            stream = StreamState(
+                nextIndex: gap.startIndex + gap.count, anchorTime: resetTime,
+                anchorIndex: gap.startIndex + gap.count, lastProgressTime: resetTime)
+            return SampleBatch(samples: samples, gap: gap)
+        }
+
+        var remaining = count - count % Self.fifoRecordSize - stream.partialRecord.count
+        while remaining > 0 {
+            let chunk = min(I2CBlock.maximumLength, remaining)
+            let bytes = try readBlock(MPU6050Register.fifoReadWrite, count: chunk)
+            remaining -= chunk
+            stream.partialRecord += bytes
+            decodeWholeRecords(decoder: decoder, rate: rate, temperature: temperature)
+        }
+
+        let samples = stream.undelivered
+        stream.undelivered = []
+        if samples.isEmpty {
+            let waited = now - stream.lastProgressTime
+            if waited > stallTimeoutSeconds { throw .fifoStalled(seconds: waited) }
+        } else {
+            stream.lastProgressTime = now
+        }
+        // The sample due next was produced around the time FIFO_COUNT was read.
+        stream.anchorTime = now
+        stream.anchorIndex = stream.nextIndex
+        return SampleBatch(samples: samples)
+    }
+
+    private func decodeWholeRecords(decoder: IMUDecoder, rate: Double, temperature: Double) {
+        let size = Self.fifoRecordSize
+        let buffer = stream.partialRecord
+        var offset = 0
+        while buffer.count - offset >= size {
+            let index = stream.nextIndex
+            stream.undelivered.append(
+                IMUSample(
+                    index: index, timeSeconds: Double(index) / rate,
+                    accelerationG: decoder.acceleration(buffer, at: offset),
+                    angularRateDPS: decoder.angularRate(buffer, at: offset + 6),
+                    temperatureCelsius: temperature))
+            stream.nextIndex += 1
+            offset += size
+        }
+        stream.partialRecord.removeFirst(offset)
+    }
+
+    private func readRegisters(configuration: MPU6050Configuration, decoder: IMUDecoder)
+        throws(MPU6050Error) -> SampleBatch
+    {
+        let bytes = try readBlock(MPU6050Register.interruptStatus, count: 15)
+        guard bytes[0] & MPU6050Bits.dataReady != 0 else { return SampleBatch(samples: []) }
+        let rate = Double(configuration.sampleRateHz)
+        let index = max(
+            stream.nextIndex, stream.anchorIndex + Int(((clock.now - stream.anchorTime) * rate).rounded(.down)))
+        stream.nextIndex = index + 1
+        let sample = IMUSample(
+            index: index, timeSeconds: Double(index) / rate, accelerationG: decoder.acceleration(bytes, at: 1),
+            angularRateDPS: decoder.angularRate(bytes, at: 9), temperatureCelsius: decoder.temperature(bytes, at: 7))
+        return SampleBatch(samples: [sample])
+    }
+}

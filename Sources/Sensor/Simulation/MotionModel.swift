@@ -1,0 +1,130 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// The true motion of a board strapped to the shank of a seated patient, with ground truth.
+///
+/// World axes: x anterior, y to the patient's left, z up. Shank axes: x anterior (out of the shin),
+/// y left, z along the shank towards the knee; they coincide with the world's when the shin hangs
+/// vertical. `mounting` maps board axes to shank axes, so the board reads `mountingᵀ` times the
+/// shank-frame values. The knee joint moves a little with the thigh (`thighMovement`), which adds
+/// linear acceleration but no shank rotation.
+public struct MotionModel: Equatable, Sendable {
+    /// What the shank does.
+    public enum Movement: Equatable, Sendable {
+        /// Held at a fixed inclination (degrees).
+        case still(inclinationDegrees: Double)
+        case kneeExtension(KneeExtension)
+    }
+
+    public var movement: Movement
+    /// Board axes → shank axes.
+    public var mounting: Rotation
+    public var thighMovement: ThighMovement
+    /// Along the shank from the knee joint to the board, metres.
+    public var sensorDistanceFromKneeMeters: Double
+    /// From the shank's axis forward to the board (soft tissue and bone), metres.
+    public var sensorDepthMeters: Double
+
+    public init(
+        movement: Movement, mounting: Rotation = .identity, thighMovement: ThighMovement = .none,
+        sensorDistanceFromKneeMeters: Double = 0.12, sensorDepthMeters: Double = 0.04
+    ) {
+        self.movement = movement
+        self.mounting = mounting
+        self.thighMovement = thighMovement
+        self.sensorDistanceFromKneeMeters = sensorDistanceFromKneeMeters
+        self.sensorDepthMeters = sensorDepthMeters
+    }
+
+    /// Length of the scripted movement, seconds (0 for `still`, which lasts for ever).
+    public var durationSeconds: Double {
+        switch movement {
+        case .still: 0
+        case .kneeExtension(let extension_): extension_.durationSeconds
+        }
+    }
+
+    /// Standard gravity, m/s².
+    static let gravity = 9.80665
+
+    /// The true inclination and what an ideal board would measure at `t` seconds.
+    public func state(atSeconds t: Double) -> MotionState {
+        let (angleDegrees, rateDPS, accelerationDPS2) =
+            switch movement {
+            case .still(let inclination): (inclination, 0.0, 0.0)
+            case .kneeExtension(let extension_): extension_.inclination(atSeconds: t)
+            }
+        let radians = Double.pi / 180
+        let theta = angleDegrees * radians
+        let rate = rateDPS * radians
+        let acceleration = accelerationDPS2 * radians
+        // e1 points from knee to ankle, e2 anterior; both in the sagittal plane.
+        let e1 = SIMD3<Double>(sin(theta), 0, -cos(theta))
+        let e2 = SIMD3<Double>(cos(theta), 0, sin(theta))
+        let d = sensorDistanceFromKneeMeters
+        let h = sensorDepthMeters
+        let sensorAcceleration =
+            thighMovement.kneeAcceleration(atSeconds: t)
+            + d * (acceleration * e2 - rate * rate * e1)
+            + h * (-acceleration * e1 - rate * rate * e2)
+        let specificForceWorld = sensorAcceleration / Self.gravity + SIMD3(0, 0, 1)
+        let shankX = e2
+        let shankZ = -e1
+        let specificForceShank = SIMD3(
+            (specificForceWorld * shankX).sum(), specificForceWorld.y, (specificForceWorld * shankZ).sum())
+        // Raising the foot turns anterior (x) towards up (z): a negative rotation about y.
+        let angularRateShank = SIMD3<Double>(0, -rateDPS, 0)
+        let toBoard = mounting.transposed
+        return MotionState(
+            inclinationDegrees: angleDegrees, angularRateDPS: toBoard * angularRateShank,
+            specificForceG: toBoard * specificForceShank)
+    }
+}
+
+/// Ground truth and ideal readings at one instant.
+public struct MotionState: Equatable, Sendable {
+    /// Shank sagittal inclination from vertical, degrees (0 = shin vertical, 90 = horizontal).
+    public var inclinationDegrees: Double
+    /// True angular rate in board axes, °/s.
+    public var angularRateDPS: SIMD3<Double>
+    /// True specific force in board axes, g (1 g up at rest).
+    public var specificForceG: SIMD3<Double>
+}
+
+/// The thigh rocking about the hip while seated, which moves the knee joint.
+public struct ThighMovement: Equatable, Sendable {
+    /// Peak thigh pitch, degrees.
+    public var amplitudeDegrees: Double
+    public var frequencyHz: Double
+    /// Hip to knee, metres.
+    public var thighLengthMeters: Double
+
+    public init(amplitudeDegrees: Double, frequencyHz: Double, thighLengthMeters: Double = 0.45) {
+        self.amplitudeDegrees = amplitudeDegrees
+        self.frequencyHz = frequencyHz
+        self.thighLengthMeters = thighLengthMeters
+    }
+
+    public static let none = ThighMovement(amplitudeDegrees: 0, frequencyHz: 0)
+
+    /// A restless patient: ±1° at 0.5 Hz.
+    public static let small = ThighMovement(amplitudeDegrees: 1, frequencyHz: 0.5)
+
+    /// Knee acceleration in world axes, m/s²: the knee is at L(cos φ, 0, sin φ) from the hip with
+    /// φ = A sin(ωt).
+    func kneeAcceleration(atSeconds t: Double) -> SIMD3<Double> {
+        guard amplitudeDegrees != 0, frequencyHz > 0 else { return .zero }
+        let omega = 2 * Double.pi * frequencyHz
+        let amplitude = amplitudeDegrees * .pi / 180
+        let phi = amplitude * sin(omega * t)
+        let dphi = amplitude * omega * cos(omega * t)
+        let ddphi = -amplitude * omega * omega * sin(omega * t)
+        let l = thighLengthMeters
+        return SIMD3(
+            l * (-sin(phi) * ddphi - cos(phi) * dphi * dphi), 0,
+            l * (cos(phi) * ddphi - sin(phi) * dphi * dphi))
+    }
+}

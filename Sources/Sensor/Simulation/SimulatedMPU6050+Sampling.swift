@@ -1,0 +1,116 @@
+extension SimulatedMPU6050 {
+    /// The low-pass setting in CONFIG (DLPF_CFG).
+    private var lowPassCode: UInt8 {
+        registers[Int(MPU6050Register.configuration)] & 0x07
+    }
+
+    /// Seconds between samples: gyro output rate (8 kHz with DLPF_CFG 0 or 7, else 1 kHz) over
+    /// 1 + SMPLRT_DIV, stretched by the sample-clock error.
+    var samplePeriodSeconds: Double {
+        let gyroRate: Double = lowPassCode == 0 || lowPassCode == 7 ? 8000 : 1000
+        let divider = Double(registers[Int(MPU6050Register.sampleRateDivider)]) + 1
+        return divider / gyroRate / (1 + scenario.errors.sampleClockError)
+    }
+
+    /// Takes every sample due up to `now`. After a long quiet spell only the last FIFO-full of
+    /// samples is computed: earlier ones would be overwritten anyway.
+    func advance(to now: Double) {
+        guard let origin = samplingOrigin else { return }
+        let period = samplePeriodSeconds
+        let due = Int(((now - origin) / period).rounded(.down))
+        guard due > samplesTaken else { return }
+        let recordSize = fifoRecordSize
+        let keep = recordSize > 0 ? scenario.part.fifoCapacityBytes / recordSize + 2 : 1
+        if due - samplesTaken > keep {
+            if fifoFilling, recordSize > 0 { interruptStatus |= MPU6050Bits.fifoOverflow }
+            samplesTaken = due - keep
+        }
+        while samplesTaken < due {
+            samplesTaken += 1
+            takeSample(at: origin + Double(samplesTaken) * period)
+        }
+    }
+
+    private var fifoFilling: Bool {
+        registers[Int(MPU6050Register.userControl)] & MPU6050Bits.userFIFOEnable != 0 && !fifoStuck
+    }
+
+    /// Bytes per FIFO record for the current FIFO_EN.
+    private var fifoRecordSize: Int {
+        let enable = registers[Int(MPU6050Register.fifoEnable)]
+        var size = enable & MPU6050Bits.fifoAccel != 0 ? 6 : 0
+        if enable & MPU6050Bits.fifoTemperature != 0 { size += 2 }
+        for bit: UInt8 in [0x40, 0x20, 0x10] where enable & bit != 0 { size += 2 }
+        return size
+    }
+
+    private func takeSample(at t: Double) {
+        let errors = scenario.errors
+        let code = Int(lowPassCode == 7 ? 0 : lowPassCode)
+        let gyroBandwidth = [256.0, 188, 98, 42, 20, 10, 5][code]
+        let accelBandwidth = [260.0, 184, 94, 44, 21, 10, 5][code]
+        let gyroDelay = [0.98, 1.9, 2.8, 4.8, 8.3, 13.4, 18.6][code] / 1000
+        let accelDelay = [0.0, 2.0, 3.0, 4.9, 8.5, 13.8, 19.0][code] / 1000
+
+        let motion = scenario.motion
+        let temperature = errors.temperature.celsius(atSeconds: t)
+        let warming = temperature - 25
+        let trueRate = motion.state(atSeconds: t - gyroDelay).angularRateDPS
+        let trueForce = motion.state(atSeconds: t - accelDelay).specificForceG
+
+        let gyroSigma = errors.gyroNoiseDensity * gyroBandwidth.squareRoot()
+        let accelSigma = errors.accelNoiseDensity * accelBandwidth.squareRoot()
+        let rate =
+            (1 + errors.gyroScaleError) * trueRate + errors.gyroOffsetDPS
+            + errors.gyroOffsetDriftPerCelsius * warming + gyroSigma * gaussian3()
+        let force =
+            (1 + errors.accelScaleError) * trueForce + errors.accelOffsetG
+            + errors.accelOffsetDriftPerCelsius * warming + accelSigma * gaussian3()
+
+        let gyroRange = MPU6050Configuration.GyroRange(
+            rawValue: (registers[Int(MPU6050Register.gyroConfiguration)] >> 3) & 0x03) ?? .dps250
+        let accelRange = MPU6050Configuration.AccelRange(
+            rawValue: (registers[Int(MPU6050Register.accelConfiguration)] >> 3) & 0x03) ?? .g2
+        let accelRaw = quantise(force * accelRange.lsbPerG)
+        let gyroRaw = quantise(rate * gyroRange.lsbPerDegreePerSecond)
+        let temperatureRaw = scenario.part.temperatureRaw(celsius: temperature)
+        latest = [accelRaw.0, accelRaw.1, accelRaw.2, temperatureRaw, gyroRaw.0, gyroRaw.1, gyroRaw.2]
+        interruptStatus |= MPU6050Bits.dataReady
+        if fifoFilling { pushRecord() }
+    }
+
+    /// Writes the enabled measurements in register order (accel, temperature, gyro x, y, z); when
+    /// full, the oldest bytes go and FIFO_OFLOW is set (register map §4.31).
+    private func pushRecord() {
+        let enable = registers[Int(MPU6050Register.fifoEnable)]
+        var record: [UInt8] = []
+        func put(_ word: Int16) {
+            let bits = UInt16(bitPattern: word)
+            record.append(UInt8(bits >> 8))
+            record.append(UInt8(bits & 0xFF))
+        }
+        if enable & MPU6050Bits.fifoAccel != 0 { latest[0..<3].forEach(put) }
+        if enable & MPU6050Bits.fifoTemperature != 0 { put(latest[3]) }
+        if enable & 0x40 != 0 { put(latest[4]) }
+        if enable & 0x20 != 0 { put(latest[5]) }
+        if enable & 0x10 != 0 { put(latest[6]) }
+        guard !record.isEmpty else { return }
+        fifo.append(contentsOf: record)
+        let excess = fifo.count - scenario.part.fifoCapacityBytes
+        if excess > 0 {
+            fifo.dropFirst(excess)
+            interruptStatus |= MPU6050Bits.fifoOverflow
+        }
+    }
+
+    private func gaussian3() -> SIMD3<Double> {
+        SIMD3(noise.nextGaussian(), noise.nextGaussian(), noise.nextGaussian())
+    }
+
+    private func quantise(_ value: SIMD3<Double>) -> (Int16, Int16, Int16) {
+        func one(_ x: Double) -> Int16 {
+            Int16(max(-32768, min(32767, x.rounded())))
+        }
+        return (one(value.x), one(value.y), one(value.z))
+    }
+}

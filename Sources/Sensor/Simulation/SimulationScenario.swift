@@ -1,0 +1,53 @@
+/// Everything that fixes a simulated session: what the shank does, how the sensor errs, which part
+/// answers at which address, and the seed of the noise, so that a scenario replays exactly.
+public struct SimulationScenario: Equatable, Sendable {
+    public var motion: MotionModel
+    public var errors: SensorErrorModel
+    /// Seeds the per-sample noise (and, for the named scenarios, the drawn sensor errors).
+    public var seed: UInt64
+    public var part: MPU6050Part
+    /// 0x68 or 0x69.
+    public var address: UInt8
+
+    public init(
+        motion: MotionModel, errors: SensorErrorModel, seed: UInt64, part: MPU6050Part = .mpu6050,
+        address: UInt8 = MPU6050.defaultAddress
+    ) {
+        self.motion = motion
+        self.errors = errors
+        self.seed = seed
+        self.part = part
+        self.address = address
+    }
+
+    /// The board lying still with the shin vertical; datasheet errors drawn from `seed`.
+    public static func still(seed: UInt64 = 0, inclinationDegrees: Double = 0) -> SimulationScenario {
+        SimulationScenario(
+            motion: MotionModel(movement: .still(inclinationDegrees: inclinationDegrees)),
+            errors: .datasheet(seed: seed), seed: seed)
+    }
+
+    /// One seated knee extension to `peakDegrees`, with a little thigh movement; datasheet errors
+    /// drawn from `seed`.
+    public static func kneeExtension(
+        seed: UInt64 = 0, peakDegrees: Double = 70, mounting: Rotation = .identity
+    ) -> SimulationScenario {
+        SimulationScenario(
+            motion: MotionModel(
+                movement: .kneeExtension(KneeExtension(peakDegrees: peakDegrees)), mounting: mounting,
+                thighMovement: .small),
+            errors: .datasheet(seed: seed), seed: seed)
+    }
+
+    /// Names accepted by `named(_:seed:)` (and `--simulate=NAME`).
+    public static let names = ["knee-extension", "still"]
+
+    /// A scenario by name: `still` or `knee-extension`.
+    public static func named(_ name: String, seed: UInt64) -> SimulationScenario? {
+        switch name {
+        case "still": still(seed: seed)
+        case "knee-extension": kneeExtension(seed: seed)
+        default: nil
+        }
+    }
+}

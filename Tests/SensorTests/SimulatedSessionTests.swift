@@ -1,0 +1,40 @@
+import Foundation
+import Testing
+@testable import Sensor
+
+@Suite struct SimulatedSessionTests {
+    @Test func stillSensorReadsOneGAndNoRotation() throws {
+        var scenario = SimulationScenario.still(seed: 1)
+        scenario.errors = .noiseOnly
+        let recording = try scenario.record(seconds: 2)
+        #expect(recording.samples.count == 400)
+        #expect(recording.gaps.isEmpty)
+        #expect(recording.samples.map(\.index) == Array(0..<400))
+        for sample in recording.samples {
+            #expect(abs(sample.accelerationG.z - 1) < 0.02)
+            #expect(abs(sample.angularRateDPS.y) < 0.3)
+        }
+        #expect(recording.truthInclinationDegrees.allSatisfy { $0 == 0 })
+    }
+
+    @Test func kneeExtensionReachesItsPeak() throws {
+        var scenario = SimulationScenario.kneeExtension(seed: 2, peakDegrees: 80)
+        scenario.errors = .ideal
+        let recording = try scenario.record()
+        let peak = recording.truthInclinationDegrees.max() ?? 0
+        #expect(abs(peak - 80) < 1e-6)
+        // At the held peak the accelerometer sees gravity tilted by the inclination.
+        let held = try #require(recording.truthInclinationDegrees.firstIndex(where: { $0 == 80 }))
+        let a = recording.samples[held + 10].accelerationG
+        let angle = atan2(a.x, a.z) * 180 / .pi
+        #expect(abs(angle - 80) < 0.5)
+    }
+
+    @Test func sameSeedSameSamples() throws {
+        let a = try SimulationScenario.kneeExtension(seed: 42).record(seconds: 3)
+        let b = try SimulationScenario.kneeExtension(seed: 42).record(seconds: 3)
+        let c = try SimulationScenario.kneeExtension(seed: 43).record(seconds: 3)
+        #expect(a.samples == b.samples)
+        #expect(a.samples != c.samples)
+    }
+}
