@@ -1,0 +1,61 @@
+import Foundation
+
+extension Adherence {
+    /// Adherence per local day ([CK] store API `fetchAdherence`).
+    ///
+    /// 1. The tasks are those of a ``TaskQuery`` over `interval` (and `taskIDs`), keeping only those
+    ///    whose applying version `impactsAdherence`. If none remain, every day is ``noTasks``.
+    /// 2. Their events in `interval` (across versions) are grouped by the local day of their start.
+    /// 3. Each day is ``noTasks`` when no remaining task's schedule ``Schedule/exists(onDay:calendar:)``,
+    ///    else ``noEvents`` when it has no events, else ``progress(_:)``: the share of events that
+    ///    have a live outcome.
+    ///
+    /// - Parameters:
+    ///   - interval: The days are those starting at the start of `interval.start`'s day, one day
+    ///     apart, while before `interval.end`.
+    ///   - chains: Every task's version chain.
+    ///   - outcomes: The tasks' outcomes; deleted ones are ignored.
+    ///   - taskIDs: Tasks to consider; empty means all.
+    ///   - calendar: The calendar and time zone that define days.
+    /// - Returns: One entry per day, in order.
+    public static func daily(
+        in interval: DateInterval, chains: [TaskVersionChain], outcomes: [Outcome],
+        taskIDs: [String] = [], calendar: Calendar
+    ) -> [DailyAdherence] {
+        let days = Self.days(in: interval, calendar: calendar)
+        let tasks = TaskQuery(ids: taskIDs, dateInterval: interval).tasks(in: chains, calendar: calendar)
+            .filter(\.impactsAdherence)
+        guard !tasks.isEmpty else { return days.map { DailyAdherence(day: $0, adherence: .noTasks) } }
+
+        let taskIDs = Set(tasks.map(\.id))
+        var eventsByDay: [Date: [Event]] = [:]
+        for chain in chains where taskIDs.contains(chain.id) {
+            for event in chain.events(from: interval.start, to: interval.end, outcomes: outcomes, calendar: calendar) {
+                eventsByDay[calendar.startOfDay(for: event.scheduleEvent.start), default: []].append(event)
+            }
+        }
+        return days.map { day in
+            guard tasks.contains(where: { $0.schedule.exists(onDay: day, calendar: calendar) }) else {
+                return DailyAdherence(day: day, adherence: .noTasks)
+            }
+            guard let events = eventsByDay[day], !events.isEmpty else {
+                return DailyAdherence(day: day, adherence: .noEvents)
+            }
+            let completed = events.filter { $0.outcome != nil }.count
+            return DailyAdherence(day: day, adherence: .progress(Double(completed) / Double(events.count)))
+        }
+    }
+
+    private static func days(in interval: DateInterval, calendar: Calendar) -> [Date] {
+        var days: [Date] = []
+        var day = calendar.startOfDay(for: interval.start)
+        while day < interval.end {
+            days.append(day)
+            // Step from noon so a day without midnight (DST at 00:00) cannot trap the loop.
+            guard let noon = calendar.date(byAdding: .hour, value: 12, to: day),
+                  let next = calendar.date(byAdding: .day, value: 1, to: noon) else { break }
+            day = calendar.startOfDay(for: next)
+        }
+        return days
+    }
+}

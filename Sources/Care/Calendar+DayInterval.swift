@@ -1,0 +1,23 @@
+import Foundation
+
+extension Calendar {
+    /// The local day that contains `date`, as CareKit queries it: from the day's first instant to
+    /// one second before the next day (00:00:00 to 23:59:59; 23 or 25 hours minus a second on DST
+    /// days).
+    ///
+    /// An event is on the day when `event.start < interval.end && event.end >= interval.start`, so
+    /// an all-day event is on its own day only and a multi-day fixed event is on every day it
+    /// overlaps.
+    public func dayInterval(containing date: Date) -> DateInterval {
+        let start = startOfDay(for: date)
+        return DateInterval(start: start, end: lastSecondOfDay(startingAt: start))
+    }
+
+    /// The instant one second before the day after the one starting at `startOfDay` (23:59:59),
+    /// CareKit's `date(byAdding: (day: 1, second: -1))`.
+    func lastSecondOfDay(startingAt startOfDay: Date) -> Date {
+        // The Gregorian calendar always has a next day; the fallback only guards exotic calendars.
+        date(byAdding: DateComponents(day: 1, second: -1), to: startOfDay)
+            ?? startOfDay.addingTimeInterval(86_399)
+    }
+}

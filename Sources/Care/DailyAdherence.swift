@@ -1,0 +1,14 @@
+import Foundation
+
+/// The adherence of one local day.
+public struct DailyAdherence: Hashable, Sendable {
+    /// The first instant of the day.
+    public var day: Date
+    /// The day's adherence.
+    public var adherence: Adherence
+
+    public init(day: Date, adherence: Adherence) {
+        self.day = day
+        self.adherence = adherence
+    }
+}

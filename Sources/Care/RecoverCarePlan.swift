@@ -1,0 +1,108 @@
+import Foundation
+
+/// The Recover care plan after knee surgery (the WWDC21 CareKit code-along), built from a start
+/// date and a calendar: onboarding, a daily check-in, and range-of-motion checks.
+public enum RecoverCarePlan {
+    /// Task ids.
+    public enum TaskID {
+        /// All-day every day until onboarding is done; does not count toward adherence.
+        public static let onboarding = "onboarding"
+        /// Daily 08:00 check-in: pain and sleep.
+        public static let checkin = "checkin"
+        /// Knee range-of-motion measurement.
+        public static let rangeOfMotionCheck = "rangeOfMotionCheck"
+    }
+
+    /// Outcome value kinds.
+    public enum Kind {
+        /// Pain, integer 1–10, no units.
+        public static let pain = "checkin.form.pain"
+        /// Sleep in hours (units ``RecoverCarePlan/sleepUnits``), 0–12.
+        public static let sleep = "checkin.form.sleep"
+        /// Range of motion result fields (units ``RecoverCarePlan/rangeOfMotionUnits``), as in
+        /// ResearchKit's `ORKRangeOfMotionResult`.
+        public static let start = "start"
+        public static let finish = "finish"
+        public static let minimum = "minimum"
+        public static let maximum = "maximum"
+        public static let range = "range"
+    }
+
+    /// Units of the sleep value: hours.
+    public static let sleepUnits = "h"
+    /// Units of the range-of-motion values: degrees.
+    public static let rangeOfMotionUnits = "deg"
+
+    /// The plan's three tasks, in the order onboarding, check-in, range of motion.
+    ///
+    /// - Parameters:
+    ///   - start: Any instant of the plan's first day.
+    ///   - createdDate: The `now` of creation.
+    ///   - calendar: The calendar and time zone of the patient.
+    public static func tasks(start: Date, createdDate: Date, calendar: Calendar) throws(ScheduleError) -> [CareTask] {
+        [
+            try onboardingTask(start: start, createdDate: createdDate, calendar: calendar),
+            try checkinTask(start: start, createdDate: createdDate, calendar: calendar),
+            try rangeOfMotionTask(start: start, createdDate: createdDate, calendar: calendar),
+        ]
+    }
+
+    /// Onboarding: an all-day event every day from the start day; it does not impact adherence.
+    public static func onboardingTask(start: Date, createdDate: Date, calendar: Calendar) throws(ScheduleError) -> CareTask {
+        CareTask(
+            id: TaskID.onboarding, title: "Onboard",
+            instructions: "You'll need to agree to some terms and conditions before we get started!",
+            impactsAdherence: false,
+            schedule: try .dailyAtTime(hour: 0, minutes: 0, start: start, text: "Task Due!", duration: .allDay, calendar: calendar),
+            createdDate: createdDate)
+    }
+
+    /// Check-in: daily 08:00–09:00 local time from the start day (effective from 08:00 that day).
+    public static func checkinTask(start: Date, createdDate: Date, calendar: Calendar) throws(ScheduleError) -> CareTask {
+        CareTask(
+            id: TaskID.checkin, title: "Check In",
+            schedule: try .dailyAtTime(hour: 8, minutes: 0, start: start, duration: .hours(1), calendar: calendar),
+            createdDate: createdDate)
+    }
+
+    /// Range of motion: all-day, every day for the first seven days (days 0–6), then weekly from day
+    /// 7 until one month after the start day (days 7, 14, 21 and 28 when the month is longer than 28
+    /// days), then never. No day has two events.
+    ///
+    /// The daily element ends exactly at the first instant of day 7, which (by the all-day end rule)
+    /// excludes day 7, and the weekly element starts there. The WWDC21 code ends the daily element
+    /// at "now + 1 week", keeping the time of day, so its day 7 gets an event from both elements.
+    public static func rangeOfMotionTask(start: Date, createdDate: Date, calendar: Calendar) throws(ScheduleError) -> CareTask {
+        let firstDay = calendar.startOfDay(for: start)
+        let weekLater = try startOfDay(adding: DateComponents(day: 7), to: firstDay, calendar: calendar)
+        let monthLater = try startOfDay(adding: DateComponents(month: 1), to: firstDay, calendar: calendar)
+        let daily = try ScheduleElement(start: firstDay, end: weekLater, interval: .days(1), duration: .allDay, calendar: calendar)
+        let weekly = try ScheduleElement(start: weekLater, end: monthLater, interval: .weeks(1), duration: .allDay, calendar: calendar)
+        return CareTask(
+            id: TaskID.rangeOfMotionCheck, title: "Range Of Motion",
+            instructions: "Measure how far you can extend your knee.",
+            schedule: try Schedule(composing: [daily, weekly]),
+            createdDate: createdDate)
+    }
+
+    /// The first instant of the day reached by adding `components` from noon of `day`, so a day
+    /// whose midnight does not exist (DST at 00:00) still yields that day's first instant.
+    private static func startOfDay(adding components: DateComponents, to day: Date, calendar: Calendar) throws(ScheduleError) -> Date {
+        guard let noon = calendar.date(bySettingHour: 12, minute: 0, second: 0, of: day),
+              let later = calendar.date(byAdding: components, to: noon)
+        else { throw .invalidTimeOfDay(hour: 12, minutes: 0) }
+        return calendar.startOfDay(for: later)
+    }
+
+    /// The outcome values of one range-of-motion measurement, in degrees, in the order start,
+    /// finish, minimum, maximum, range.
+    public static func rangeOfMotionValues(
+        startDegrees: Double, finishDegrees: Double, minimumDegrees: Double, maximumDegrees: Double,
+        rangeDegrees: Double, createdDate: Date
+    ) -> [OutcomeValue] {
+        [
+            (Kind.start, startDegrees), (Kind.finish, finishDegrees), (Kind.minimum, minimumDegrees),
+            (Kind.maximum, maximumDegrees), (Kind.range, rangeDegrees),
+        ].map { OutcomeValue(.double($0.1), kind: $0.0, units: rangeOfMotionUnits, createdDate: createdDate) }
+    }
+}

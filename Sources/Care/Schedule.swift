@@ -1,0 +1,103 @@
+import Foundation
+
+/// A care task's schedule: one or more elements whose events merge into one numbered sequence.
+public struct Schedule: Hashable, Sendable {
+    /// The elements, sorted by start. The sort is stable, so elements with equal starts keep their
+    /// given order: occurrence indices are stored with outcomes, so the order must never change.
+    public let elements: [ScheduleElement]
+
+    /// Composes a schedule from elements.
+    ///
+    /// - Throws: ``ScheduleError/noElements`` for an empty array.
+    public init(composing elements: [ScheduleElement]) throws(ScheduleError) {
+        guard !elements.isEmpty else { throw .noElements }
+        // Sorting indices as a tie-breaker makes the sort stable whatever algorithm `sorted` uses.
+        self.elements = elements.enumerated()
+            .sorted { ($0.element.start, $0.offset) < ($1.element.start, $1.offset) }
+            .map(\.element)
+    }
+
+    /// The earliest element start: the first possible event.
+    public var startDate: Date {
+        // Never empty (checked by the initializer) and sorted by start.
+        elements[0].start
+    }
+
+    /// The latest element end, or nil when some element never ends.
+    public var endDate: Date? {
+        var latest: Date?
+        for element in elements {
+            guard let end = element.end else { return nil }
+            latest = max(latest ?? end, end)
+        }
+        return latest
+    }
+
+    /// The schedule's events that overlap a query window, with global occurrence indices.
+    ///
+    /// The lower bound is inclusive on event ends, the upper bound exclusive on event starts (with
+    /// the all-day rule, see ``ScheduleElement/events(from:to:calendar:)``). As in CareKit, events
+    /// of an element that ended at or before `start` are dropped even when their all-day window
+    /// reaches past `start`.
+    ///
+    /// - Parameters:
+    ///   - start: Inclusive lower bound, compared with event ends.
+    ///   - end: Exclusive upper bound, compared with event starts.
+    ///   - calendar: The calendar used to build the elements.
+    /// - Returns: Events ordered by start (ties by element order); empty when `start >= end`.
+    public func events(from start: Date, to end: Date, calendar: Calendar) -> [ScheduleEvent] {
+        guard start < end else { return [] }
+        let longest = elements.map(\.longestEventSeconds).max() ?? 0
+        var merger = ScheduleEventMerger(
+            elements: elements, calendar: calendar, limit: end,
+            skippingEventsBefore: start.addingTimeInterval(-longest))
+        var events: [ScheduleEvent] = []
+        while let event = merger.next() {
+            // [CK] OCKSchedule.events: `element.end ?? distantFuture > start`.
+            if event.end >= start, event.element.end.map({ $0 > start }) ?? true {
+                events.append(event)
+            }
+        }
+        return events
+    }
+
+    /// The event with a global occurrence index, or nil when the index is negative or the schedule
+    /// ends before it (CareKit traps on that in `subscript`).
+    public func event(forOccurrenceIndex occurrence: Int, calendar: Calendar) -> ScheduleEvent? {
+        guard occurrence >= 0 else { return nil }
+        if elements.count == 1 {
+            return elements[0].event(occurrence: occurrence, calendar: calendar)
+        }
+        var merger = ScheduleEventMerger(elements: elements, calendar: calendar, limit: nil, skippingEventsBefore: nil)
+        for _ in 0..<occurrence {
+            guard merger.next() != nil else { return nil }
+        }
+        return merger.next()
+    }
+
+    /// Whether the schedule is live on the local day containing `date` ([CK] `exists(onDay:)`, used
+    /// by adherence): it has started by 23:59:59 of that day and, when finite, ends after 00:00.
+    public func exists(onDay date: Date, calendar: Calendar) -> Bool {
+        let day = calendar.dayInterval(containing: date)
+        guard let end = endDate else { return startDate <= day.end }
+        return startDate < day.end && end > day.start
+    }
+}
+
+extension Schedule: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case elements
+    }
+
+    /// Decodes a schedule, refusing one without elements.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let elements = try container.decode([ScheduleElement].self, forKey: .elements)
+        do {
+            try self.init(composing: elements)
+        } catch {
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(codingPath: decoder.codingPath, debugDescription: "\(error)", underlyingError: error))
+        }
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+
+/// Merges the events of a schedule's elements into one chronological stream numbered with global
+/// occurrence indices: the rank since the schedule began, ties broken by element order, then by
+/// element-local order ([CK] `OCKSchedule.events(from:to:)`).
+struct ScheduleEventMerger {
+    private var iterators: [ScheduleElementEventIterator]
+    private var nextOccurrence: Int
+
+    /// - Parameters:
+    ///   - limit: Events stop at this limit (exclusive on start, with the all-day rule); nil for none.
+    ///   - threshold: Events starting before this are skipped but still counted, so later indices
+    ///     stay global. Every element skips by the same threshold, so the skipped events are exactly
+    ///     the first ones of the merged order.
+    init(elements: [ScheduleElement], calendar: Calendar, limit: Date?, skippingEventsBefore threshold: Date?) {
+        iterators = elements.map { ScheduleElementEventIterator(element: $0, calendar: calendar, limit: limit) }
+        nextOccurrence = 0
+        if let threshold {
+            for index in iterators.indices {
+                nextOccurrence += iterators[index].skip(eventsStartingBefore: threshold)
+            }
+        }
+    }
+
+    mutating func next() -> ScheduleEvent? {
+        var earliest: (index: Int, start: Date)?
+        for index in iterators.indices {
+            guard let start = iterators[index].peekStart else { continue }
+            // Strictly earlier only: on a tie the lower element index wins.
+            if earliest.map({ start < $0.start }) ?? true {
+                earliest = (index, start)
+            }
+        }
+        guard let earliest, let event = iterators[earliest.index].next() else { return nil }
+        defer { nextOccurrence += 1 }
+        return event.renumbered(nextOccurrence)
+    }
+}
