@@ -1,0 +1,72 @@
+/// The outcome of one knee range-of-motion measurement, in degrees of sagittal shank inclination
+/// (see ``Mounting``: 0 = shin vertical, 90 = shin horizontal, positive toward extension).
+///
+/// The fields mean what ResearchKit's `ORKRangeOfMotionResult` means for the knee task (`start`,
+/// `finish`, `minimum` = most flexed, `maximum` = most extended, `range` = the excursion between them),
+/// without its quirks:
+/// - ResearchKit replaces a running minimum of exactly 0 by any later value, so a motion that starts at
+///   0 and only flexes reports a too-small range; here the minimum is the true minimum.
+/// - ResearchKit folds relative angles in (90°, 180°] to (−270°, −180°], so passing 90° beyond the
+///   start jumps by 360°; here angles are unwrapped and continuous.
+/// - ResearchKit reads the hinge axis from the phone's UI orientation, so a sideways phone reads 0; here
+///   the result does not depend on how the sensor is rotated on the shin.
+/// - ResearchKit's `range` is `|maximum − minimum|`; here `maximum ≥ minimum` always, so it is
+///   `maximum − minimum`.
+public struct RangeOfMotionResult: Hashable, Sendable, Codable {
+    /// Inclination at the start pose.
+    public var start: Double
+    /// Inclination at the last sample.
+    public var finish: Double
+    /// The smallest inclination from the start pose on (the knee most flexed).
+    public var minimum: Double
+    /// The largest inclination from the start pose on (the knee most extended).
+    public var maximum: Double
+    /// `maximum − minimum`, never negative.
+    public var range: Double { maximum - minimum }
+    /// What may make the numbers untrustworthy.
+    public var flags: QualityFlags
+
+    public init(start: Double, finish: Double, minimum: Double, maximum: Double, flags: QualityFlags = []) {
+        self.start = start
+        self.finish = finish
+        self.minimum = minimum
+        self.maximum = maximum
+        self.flags = flags
+    }
+
+    /// The result of a sequence of unwrapped angles: the first is the start, the last the finish.
+    /// Returns `nil` for an empty sequence.
+    public init?<Angles: Sequence<Double>>(angles: Angles, flags: QualityFlags = []) {
+        var iterator = angles.makeIterator()
+        guard let first = iterator.next() else { return nil }
+        var minimum = first, maximum = first, last = first
+        while let angle = iterator.next() {
+            minimum = min(minimum, angle)
+            maximum = max(maximum, angle)
+            last = angle
+        }
+        self.init(start: first, finish: last, minimum: minimum, maximum: maximum, flags: flags)
+    }
+}
+
+/// Reasons to distrust a ``RangeOfMotionResult``. An empty set means none was seen.
+public struct QualityFlags: OptionSet, Hashable, Sendable, Codable {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+
+    /// The leg was not still when the measurement began, so the start pose is uncertain.
+    public static let movedAtStart = QualityFlags(rawValue: 1 << 0)
+    /// The gyro reached its full-scale range: rotation was lost and the angles are too small.
+    public static let gyroSaturated = QualityFlags(rawValue: 1 << 1)
+    /// The session ended before a still start pose was established or lasted less than the minimum.
+    public static let tooShort = QualityFlags(rawValue: 1 << 2)
+    /// The angles are outside what a seated knee can do, or the motion was not about one hinge axis.
+    public static let implausible = QualityFlags(rawValue: 1 << 3)
+
+    /// The flags by name, in a fixed order, for printing and export.
+    public var names: [String] {
+        [(Self.movedAtStart, "moved-at-start"), (.gyroSaturated, "gyro-saturated"),
+         (.tooShort, "too-short"), (.implausible, "implausible")]
+            .filter { contains($0.0) }.map(\.1)
+    }
+}

@@ -1,0 +1,113 @@
+/// A recording in the CSV format `romdev record` writes: a header line, then one sample per line.
+///
+/// ```
+/// time_s,accel_x_g,accel_y_g,accel_z_g,gyro_x_dps,gyro_y_dps,gyro_z_dps,temp_c[,truth_angle_deg]
+/// ```
+/// Times are seconds on the sensor's clock and must increase strictly; the sample rate is whatever the
+/// timestamps say, and may vary. The optional last column is a reference sagittal angle (degrees),
+/// written by the simulator or an optical reference.
+public struct Recording: Hashable, Sendable {
+    /// The header without the truth column.
+    public static let header = "time_s,accel_x_g,accel_y_g,accel_z_g,gyro_x_dps,gyro_y_dps,gyro_z_dps,temp_c"
+    /// The name of the optional truth column.
+    public static let truthColumn = "truth_angle_deg"
+
+    public var samples: [InertialSample]
+    /// Die temperature of each sample, °C.
+    public var temperatures: [Double]
+    /// The reference angle of each sample (degrees), when the file has the truth column.
+    public var truthAngles: [Double]?
+
+    public init(samples: [InertialSample], temperatures: [Double], truthAngles: [Double]? = nil) {
+        self.samples = samples
+        self.temperatures = temperatures
+        self.truthAngles = truthAngles
+    }
+
+    /// Parses the CSV text of a recording. Line ends may be LF or CRLF; trailing empty lines are ignored.
+    /// - Throws: ``RecordingError`` naming the first bad line (1-based).
+    public init(csv text: String) throws(RecordingError) {
+        // Split on bytes: a Character-level split would treat "\r\n" as one character.
+        var lines = text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+            .map { Substring($0) }
+        while let last = lines.last, last.isEmpty || last == "\r" { lines.removeLast() }
+        guard let headerLine = lines.first else { throw .empty }
+        let header = Self.trimmed(headerLine)
+        let hasTruth: Bool
+        switch header {
+        case Self.header: hasTruth = false
+        case Self.header + "," + Self.truthColumn: hasTruth = true
+        default: throw .unexpectedHeader(String(header))
+        }
+        let columns = hasTruth ? 9 : 8
+        var samples: [InertialSample] = [], temperatures: [Double] = [], truth: [Double] = []
+        samples.reserveCapacity(lines.count - 1)
+        temperatures.reserveCapacity(lines.count - 1)
+        if hasTruth { truth.reserveCapacity(lines.count - 1) }
+        var values = [Double](repeating: 0, count: columns)
+        for (offset, rawLine) in lines.enumerated().dropFirst() {
+            let lineNumber = offset + 1
+            let fields = Self.trimmed(rawLine).split(separator: ",", omittingEmptySubsequences: false)
+            guard fields.count == columns else {
+                throw .wrongFieldCount(line: lineNumber, expected: columns, found: fields.count)
+            }
+            for (column, field) in fields.enumerated() {
+                guard let value = Double(field), value.isFinite else {
+                    throw .invalidNumber(line: lineNumber, column: column + 1, text: String(field))
+                }
+                values[column] = value
+            }
+            if let previous = samples.last, !(values[0] > previous.time) {
+                throw .timeNotIncreasing(line: lineNumber)
+            }
+            samples.append(InertialSample(
+                time: values[0],
+                acceleration: Vector3(values[1], values[2], values[3]),
+                rotationRate: Vector3(values[4], values[5], values[6])))
+            temperatures.append(values[7])
+            if hasTruth { truth.append(values[8]) }
+        }
+        guard !samples.isEmpty else { throw .noSamples }
+        self.init(samples: samples, temperatures: temperatures, truthAngles: hasTruth ? truth : nil)
+    }
+
+    private static func trimmed(_ line: Substring) -> Substring {
+        line.utf8.last == UInt8(ascii: "\r") ? Substring(line.utf8.dropLast()) : line
+    }
+}
+
+/// Why a recording could not be read. Line and column numbers are 1-based; the header is line 1.
+public enum RecordingError: Error, Hashable, Sendable, CustomStringConvertible {
+    case empty
+    case unexpectedHeader(String)
+    case wrongFieldCount(line: Int, expected: Int, found: Int)
+    case invalidNumber(line: Int, column: Int, text: String)
+    case timeNotIncreasing(line: Int)
+    case noSamples
+
+    /// The line the problem is on, if it is on one.
+    public var line: Int? {
+        switch self {
+        case .empty, .noSamples: nil
+        case .unexpectedHeader: 1
+        case let .wrongFieldCount(line, _, _), let .invalidNumber(line, _, _), let .timeNotIncreasing(line): line
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .empty:
+            "the file is empty"
+        case let .unexpectedHeader(found):
+            "line 1: expected the header '\(Recording.header)' (optionally followed by ',\(Recording.truthColumn)'), found '\(found.prefix(120))'"
+        case let .wrongFieldCount(line, expected, found):
+            "line \(line): expected \(expected) comma-separated fields, found \(found)"
+        case let .invalidNumber(line, column, text):
+            "line \(line), column \(column): '\(text.prefix(40))' is not a finite number"
+        case let .timeNotIncreasing(line):
+            "line \(line): time_s does not increase"
+        case .noSamples:
+            "the file has a header but no samples"
+        }
+    }
+}

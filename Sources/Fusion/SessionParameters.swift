@@ -1,0 +1,39 @@
+/// The rules of a ``MeasurementSession``: when the motion has begun, when the leg is back, when to
+/// give up, and which results to flag.
+public struct SessionParameters: Hashable, Sendable, Codable {
+    /// Tilt from the start pose (degrees) that counts as the motion having begun. Well above tremor
+    /// and strap wobble (a few degrees), well below any useful extension.
+    public var motionThreshold: Double = 10
+
+    /// Tilt from the start pose (degrees) within which the leg counts as back. Patients rarely put the
+    /// foot back exactly where it was; 15° still tells "back down" from "held up".
+    public var returnTolerance: Double = 15
+
+    /// Seconds after the first sample at which the session ends regardless. ResearchKit's step has
+    /// no limit; a headless device must not wait forever for a patient who walked away.
+    public var timeout: Double = 60
+
+    /// Sessions shorter than this (seconds) are flagged too short: a still start (1.5 s), an extension
+    /// and a return cannot fit in less.
+    public var minimumDuration: Double = 3
+
+    /// Gyro magnitude on any axis (°/s) at or above which the sample counts as saturated: 98 % of the
+    /// ±500 °/s full scale the driver configures, since a clipped axis reads at most full scale.
+    public var gyroSaturationThreshold: Double = 490
+
+    /// The plausible interval of seated shank inclination (degrees): from the foot tucked under the
+    /// chair to a fully extended knee with the thigh raised. Outside it the mounting or the fusion
+    /// has failed.
+    public var plausibleMinimum: Double = -60
+    public var plausibleMaximum: Double = 135
+
+    /// Largest fraction of the rotation (perpendicular to the shin) not about the estimated hinge for a
+    /// plausible knee motion. A hinge motion is near 0; rotation spread evenly over the plane is 0.5.
+    public var maximumOffHingeFraction: Double = 0.3
+
+    /// Sample rate (Hz) the per-sample buffer is reserved for, so a session up to the time-out at this
+    /// rate never allocates while sampling.
+    public var reservedSampleRate: Double = 200
+
+    public init() {}
+}

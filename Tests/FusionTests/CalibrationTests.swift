@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+@testable import Fusion
+
+struct CalibrationTests {
+    private func still(acceleration: Vector3, rate: Vector3 = .zero, count: Int = 200, seed: UInt64 = 1) -> [InertialSample] {
+        var rng = SplitMix64(seed: seed)
+        return (0..<count).map { i in
+            InertialSample(time: Double(i) * 0.01, acceleration: acceleration + rng.gaussianVector(sigma: 0.003),
+                           rotationRate: rate + rng.gaussianVector(sigma: 0.05))
+        }
+    }
+
+    @Test func gyroBiasIsTheStillMean() throws {
+        let bias = try Calibration.gyroBias(still: still(acceleration: .unitZ, rate: Vector3(-12, 3.5, 18)))
+        #expect((bias - Vector3(-12, 3.5, 18)).length < 0.02)
+    }
+
+    @Test func gyroBiasRefusesAWindowWithMotion() {
+        var samples = still(acceleration: .unitZ)
+        samples[120].rotationRate = Vector3(0, 25, 0)
+        #expect {
+            try Calibration.gyroBias(still: samples)
+        } throws: { error in
+            guard case CalibrationError.moved = error else { return false }
+            return true
+        }
+    }
+
+    @Test func gyroBiasRefusesTooFewSamples() {
+        #expect(throws: CalibrationError.tooFewSamples(needed: 10, got: 3)) {
+            try Calibration.gyroBias(still: still(acceleration: .unitZ, count: 3))
+        }
+    }
+
+    static let faces: [Vector3] = [.unitX, -.unitX, .unitY, -.unitY, .unitZ, -.unitZ]
+
+    @Test(arguments: [(Vector3(0.05, -0.03, 0.08), Vector3(1.02, 0.97, 1.01)), (Vector3.zero, Vector3(1, 1, 1))])
+    func accelerometerRecoversOffsetAndScaleFromSixFaces(offset: Vector3, scale: Vector3) throws {
+        var rng = SplitMix64(seed: 9)
+        // Each face a little off square, as on a real table, with the mean of 200 noisy samples.
+        let poses = Self.faces.map { face -> Vector3 in
+            let tilted = face.rotated(by: rng.gaussianVector(sigma: 0.03))
+            return tilted.scaled(by: scale) + offset + rng.gaussianVector(sigma: 0.003 / 14)
+        }
+        let fit = try Calibration.accelerometer(poses: poses)
+        #expect((fit.offset - offset).maximumMagnitude < 1e-3)
+        #expect((fit.scale - scale).maximumMagnitude < 1e-3)
+    }
+
+    @Test func accelerometerRefusesPosesThatDoNotTurnEveryAxis() {
+        let poses = [Vector3.unitX, .unitY, .unitZ, Vector3(0.7, 0.7, 0), Vector3(0, 0.7, 0.7), Vector3(0.7, 0, 0.7)]
+        #expect(throws: CalibrationError.posesNotSpread) { try Calibration.accelerometer(poses: poses) }
+        #expect(throws: CalibrationError.tooFewPoses(needed: 6, got: 2)) {
+            try Calibration.accelerometer(poses: Array(Self.faces.prefix(2)))
+        }
+    }
+
+    @Test func mountingComesFromTheStartPoseAndASwing() throws {
+        var imu = SyntheticIMU(motion: .kneeExtension(peak: 60), mounting: Vector3(1.1, -0.4, 2.0),
+                               gyroNoise: 0.05, accelerationNoise: 0.003)
+        imu.sampleRate = 100
+        let samples = imu.samples()
+        let mounting = try Calibration.mounting(startPose: samples.prefix(200), swing: samples.dropFirst(200))
+        #expect(mounting.shinAxis.angle(to: imu.trueMounting.shinAxis) * 180 / Double.pi < 0.5)
+        #expect(mounting.hingeAxis.angle(to: imu.trueMounting.hingeAxis) * 180 / Double.pi < 1)
+    }
+
+    @Test func mountingRefusesASwingThatBarelyTurns() {
+        let imu = SyntheticIMU(motion: .kneeExtension(peak: 8), mounting: Vector3(0.2, 0.2, 0.2))
+        let samples = imu.samples()
+        #expect {
+            try Calibration.mounting(startPose: samples.prefix(200), swing: samples.dropFirst(200))
+        } throws: { error in
+            guard case CalibrationError.tooLittleRotation = error else { return false }
+            return true
+        }
+    }
+
+    @Test func correctionAppliesOffsetScaleAndBias() {
+        let calibration = Calibration(gyroBias: Vector3(1, 2, 3), accelerometerOffset: Vector3(0.1, 0, -0.1),
+                                      accelerometerScale: Vector3(2, 1, 0.5))
+        let corrected = calibration.corrected(InertialSample(time: 4, acceleration: Vector3(0.5, 1, 0.4), rotationRate: Vector3(1, 1, 1)))
+        #expect(corrected == InertialSample(time: 4, acceleration: Vector3(0.2, 1, 1), rotationRate: Vector3(0, -1, -2)))
+    }
+
+    @Test func roundTripsThroughJSONWithItsVersion() throws {
+        let calibration = Calibration(gyroBias: Vector3(1, 2, 3), accelerometerOffset: Vector3(0.01, 0, -0.02),
+                                      accelerometerScale: Vector3(1.01, 0.99, 1), mounting: Mounting(shinAxis: .unitY, hingeAxis: .unitX))
+        let data = try JSONEncoder().encode(calibration)
+        let decoded = try JSONDecoder().decode(Calibration.self, from: data)
+        #expect(decoded == calibration)
+        #expect(decoded.version == Calibration.currentVersion)
+        #expect(decoded.problems.isEmpty)
+    }
+
+    @Test func reportsProblemsOfAForeignFile() {
+        var calibration = Calibration(accelerometerScale: Vector3(1, 3, 1))
+        calibration.version = 99
+        #expect(calibration.problems.count == 2)
+    }
+}

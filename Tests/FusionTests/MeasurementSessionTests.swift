@@ -1,0 +1,135 @@
+import Testing
+@testable import Fusion
+
+struct MeasurementSessionTests {
+    private func imu(_ motion: KneeMotion, seed: UInt64 = 1, mounting: Vector3 = .zero) -> SyntheticIMU {
+        var imu = SyntheticIMU(motion: motion, mounting: mounting, gyroNoise: 0.05, accelerationNoise: 0.003, seed: seed)
+        imu.sampleRate = 200
+        return imu
+    }
+
+    @Test func aNormalExtensionEndsByItselfWithTheTrueRange() throws {
+        let imu = imu(.kneeExtension(peak: 80))
+        let session = measure(imu.samples(until: imu.motion.duration + 3))
+        #expect(session.phase == .finished(.returned))
+        let result = try #require(session.result())
+        #expect(abs(result.range - 80) < 1)
+        #expect(abs(result.start) < 1e-9)
+        #expect(abs(result.finish) < 1)
+        #expect(abs(result.minimum) < 0.5)
+        #expect(result.flags.isEmpty)
+    }
+
+    @Test func theResultDoesNotDependOnTheMountingRotation() throws {
+        var rng = SplitMix64(seed: 2024)
+        let motion = KneeMotion.kneeExtension(peak: 95, rise: 1, fall: 1.2)
+        var ranges: [Double] = []
+        for _ in 0..<12 {
+            var imu = SyntheticIMU(motion: motion, mounting: rng.rotation())
+            imu.sampleRate = 100
+            let result = try #require(measure(imu.samples()).result())
+            ranges.append(result.range)
+            #expect(result.flags.isEmpty)
+        }
+        // Noise-free: the filter works on vectors, so every mounting gives the same numbers.
+        #expect(ranges.max()! - ranges.min()! < 1e-6)
+        #expect(abs(ranges[0] - 95) < 1)
+    }
+
+    @Test(arguments: 0..<6)
+    func noisyRandomMountingsStayWithinADegree(seed: Int) throws {
+        var rng = SplitMix64(seed: UInt64(seed) &* 7919)
+        let peak = Double.random(in: 50...110, using: &rng)
+        let imu = imu(.kneeExtension(peak: peak, rise: Double.random(in: 0.8...2.5, using: &rng)),
+                      seed: UInt64(seed), mounting: rng.rotation())
+        let result = try #require(measure(imu.samples()).result())
+        #expect(abs(result.range - peak) < 1, "seed \(seed)")
+    }
+
+    @Test func aKnownMountingGivesTheInclinationFromVertical() throws {
+        // Seated with the shin already 10° forward: the start is 10, not 0.
+        let imu = imu(.kneeExtension(start: 10, peak: 80), mounting: Vector3(0.3, -1.2, 0.5))
+        let result = try #require(measure(imu.samples(), mounting: imu.trueMounting).result())
+        #expect(abs(result.start - 10) < 0.5)
+        #expect(abs(result.maximum - 80) < 1)
+        #expect(abs(result.range - 70) < 1)
+    }
+
+    @Test func flexionBeyondTheStartIsNegativeAndCounted() throws {
+        // Tuck the foot back 15°, then extend to 70°.
+        let motion = KneeMotion(keyframes: [(2.5, 0), (3.5, -15), (4, -15), (5.5, 70), (6.5, 70), (8, 0), (11, 0)])
+        let result = try #require(measure(imu(motion).samples()).result())
+        #expect(abs(result.minimum + 15) < 1)
+        #expect(abs(result.maximum - 70) < 1)
+        #expect(abs(result.range - 85) < 1.5)
+    }
+
+    @Test func movingAtTheStartIsFlagged() throws {
+        // The extension begins 0.3 s after the session starts.
+        let imu = imu(.kneeExtension(peak: 80, still: 0.3))
+        let session = measure(imu.samples(until: imu.motion.duration + 3))
+        let result = try #require(session.result())
+        #expect(result.flags.contains(.movedAtStart))
+        #expect(abs(result.range - 80) < 2)
+    }
+
+    @Test func gyroSaturationIsFlagged() throws {
+        var imu = imu(.kneeExtension(peak: 90, rise: 0.2, fall: 0.3))
+        imu.gyroFullScale = 500
+        let result = try #require(measure(imu.samples()).result())
+        #expect(result.flags.contains(.gyroSaturated))
+    }
+
+    @Test func stoppingEarlyIsTooShort() throws {
+        let imu = imu(.kneeExtension(peak: 80))
+        let session = measure(Array(imu.samples().prefix(200)))
+        #expect(session.phase == .finished(.stopped))
+        let result = try #require(session.result())
+        #expect(result.flags.contains(.tooShort))
+    }
+
+    @Test func aStillLegTimesOut() throws {
+        var parameters = SessionParameters()
+        parameters.timeout = 8
+        let imu = imu(KneeMotion(keyframes: [(0, 0), (20, 0)]))
+        var session = MeasurementSession(parameters: parameters)
+        for sample in imu.samples() where !session.isFinished { session.update(sample) }
+        #expect(session.phase == .finished(.timedOut))
+        let result = try #require(session.result())
+        #expect(result.range < 0.5)
+        #expect(result.flags.isEmpty)
+    }
+
+    @Test func anExplicitStopAtThePeakKeepsThePeak() throws {
+        let imu = imu(.kneeExtension(peak: 75))
+        var session = MeasurementSession()
+        for sample in imu.samples() where sample.time < 5 { session.update(sample) }
+        #expect(session.phase == .moving)
+        session.stop()
+        #expect(session.phase == .finished(.stopped))
+        let result = try #require(session.result())
+        #expect(abs(result.maximum - 75) < 1)
+        #expect(abs(result.finish - 75) < 1)
+        #expect(!result.flags.contains(.tooShort))
+    }
+
+    @Test func aMotionNotAboutOneAxisIsImplausible() throws {
+        // Turn about the shin's forward axis (abduction) and then about the hinge: no single hinge.
+        var samples: [InertialSample] = []
+        var up = Vector3.unitZ
+        for i in 0..<1400 {
+            let t = Double(i) * 0.01
+            let rate: Vector3 = t < 2.5 || t > 11 ? .zero : (t < 5 ? Vector3(40, 0, 0) : (t < 7.5 ? Vector3(0, 40, 0) : Vector3(-25, -25, 0)))
+            up = up.rotated(by: rate * (-0.01 * Double.pi / 180))
+            samples.append(InertialSample(time: t, acceleration: up, rotationRate: rate))
+        }
+        let result = try #require(measure(samples).result())
+        #expect(result.flags.contains(.implausible))
+    }
+
+    @Test func noResultBeforeTheEnd() {
+        var session = MeasurementSession()
+        session.update(InertialSample(time: 0, acceleration: .unitZ, rotationRate: .zero))
+        #expect(session.result() == nil)
+    }
+}

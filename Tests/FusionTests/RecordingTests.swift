@@ -1,0 +1,45 @@
+import Testing
+@testable import Fusion
+
+struct RecordingTests {
+    let header = Recording.header
+
+    @Test func parsesSamplesAtAnyRate() throws {
+        let text = "\(header)\n0,0,0,1,0.5,0,0,30.5\n0.004,0.01,0,0.99,0.5,-1,0,30.5\n0.0125,0,0,1,0,0,2,30.6\n"
+        let recording = try Recording(csv: text)
+        #expect(recording.samples.count == 3)
+        #expect(recording.samples[1] == InertialSample(time: 0.004, acceleration: Vector3(0.01, 0, 0.99), rotationRate: Vector3(0.5, -1, 0)))
+        #expect(recording.temperatures == [30.5, 30.5, 30.6])
+        #expect(recording.truthAngles == nil)
+    }
+
+    @Test func parsesTheTruthColumnAndCRLF() throws {
+        let text = "\(header),truth_angle_deg\r\n0,0,0,1,0,0,0,25,0\r\n0.01,0,0,1,0,0,0,25,1.5\r\n"
+        let recording = try Recording(csv: text)
+        #expect(recording.truthAngles == [0, 1.5])
+    }
+
+    @Test(arguments: [
+        ("", RecordingError.empty),
+        ("time,ax\n0,1", .unexpectedHeader("time,ax")),
+        ("HEADER\n", .noSamples),
+        ("HEADER\n0,0,0,1,0,0,0,25\n0.01,0,0,1,0,0,25\n", .wrongFieldCount(line: 3, expected: 8, found: 7)),
+        ("HEADER\n0,0,0,1,0,0,0,25\n0.01,0,0,1,x,0,0,25\n", .invalidNumber(line: 3, column: 5, text: "x")),
+        ("HEADER\n0,0,0,1,0,0,0,25\n0.01,0,0,nan,0,0,0,25\n", .invalidNumber(line: 3, column: 4, text: "nan")),
+        ("HEADER\n0,0,0,1,0,0,0,25\n\n0.02,0,0,1,0,0,0,25\n", .wrongFieldCount(line: 3, expected: 8, found: 1)),
+        ("HEADER\n0.5,0,0,1,0,0,0,25\n0.5,0,0,1,0,0,0,25\n", .timeNotIncreasing(line: 3)),
+    ])
+    func reportsTheLineOfTheFirstProblem(text: String, expected: RecordingError) {
+        #expect(throws: expected) {
+            try Recording(csv: text.replacingOccurrences(of: "HEADER", with: header))
+        }
+    }
+
+    @Test func errorMessagesNameTheLine() {
+        let error = RecordingError.invalidNumber(line: 7, column: 2, text: "abc")
+        #expect(error.description == "line 7, column 2: 'abc' is not a finite number")
+        #expect(error.line == 7)
+    }
+}
+
+import Foundation
