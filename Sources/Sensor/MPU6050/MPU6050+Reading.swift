@@ -81,7 +81,9 @@ extension MPU6050 {
             return SampleBatch(samples: samples, gap: gap)
         }
 
-        var remaining = count - count % Self.fifoRecordSize - stream.partialRecord.count
+        // Read up to a record boundary, counting bytes of a record begun by an earlier read.
+        let available = stream.partialRecord.count + count
+        var remaining = available - available % Self.fifoRecordSize - stream.partialRecord.count
         while remaining > 0 {
             let chunk = min(I2CBlock.maximumLength, remaining)
             let bytes = try readBlock(MPU6050Register.fifoReadWrite, count: chunk)

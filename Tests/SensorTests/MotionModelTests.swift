@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+@testable import Sensor
+
+@Suite struct MotionModelTests {
+    @Test func kneeExtensionProfile() {
+        let motion = KneeExtension(restDegrees: 5, peakDegrees: 65, peakSpeedDegreesPerSecond: 60, holdSeconds: 2)
+        // 60° at 60 °/s peak: 1.875 s each way.
+        #expect(abs(motion.durationSeconds - (2 + 1.875 + 2 + 1.875 + 2)) < 1e-12)
+        #expect(motion.inclination(atSeconds: 0).angle == 5)
+        #expect(abs(motion.inclination(atSeconds: 2 + 1.875 / 2).rate - 60) < 1e-9)
+        #expect(motion.inclination(atSeconds: 4.5).angle == 65)
+        #expect(motion.inclination(atSeconds: 100).angle == 5)
+        // Continuous, and never faster than the peak speed.
+        let dt = motion.durationSeconds / 1000
+        var previous = motion.inclination(atSeconds: 0).angle
+        for step in 1...1000 {
+            let angle = motion.inclination(atSeconds: Double(step) * dt).angle
+            #expect(abs(angle - previous) <= 60 * dt * 1.0001)
+            previous = angle
+        }
+    }
+
+    @Test func repetitionsAddUp() {
+        let motion = KneeExtension(repetitions: 3)
+        let peaks = stride(from: 0.0, to: motion.durationSeconds, by: 0.01)
+            .map { motion.inclination(atSeconds: $0).angle }
+        var crossings = 0
+        for (a, b) in zip(peaks, peaks.dropFirst()) where a < 69.9 && b >= 69.9 { crossings += 1 }
+        #expect(crossings == 3)
+    }
+
+    @Test func integratedRateEqualsTheAngleChange() {
+        let model = MotionModel(movement: .kneeExtension(KneeExtension(peakDegrees: 90)))
+        let dt = 0.001
+        var angle = model.state(atSeconds: 0).inclinationDegrees
+        for step in 0..<Int(model.durationSeconds / dt) {
+            let t = Double(step) * dt
+            // The rate about the board's y axis is the negative inclination rate.
+            angle -= (model.state(atSeconds: t).angularRateDPS.y + model.state(atSeconds: t + dt).angularRateDPS.y) / 2 * dt
+            #expect(abs(angle - model.state(atSeconds: t + dt).inclinationDegrees) < 0.01)
+        }
+    }
+
+    @Test(arguments: [0.0, 30, 60, 90])
+    func gravityTiltsWithTheShank(inclination: Double) {
+        let state = MotionModel(movement: .still(inclinationDegrees: inclination)).state(atSeconds: 3)
+        let f = state.specificForceG
+        #expect(abs((f * f).sum() - 1) < 1e-12)
+        #expect(abs(atan2(f.x, f.z) * 180 / .pi - inclination) < 1e-9)
+    }
+
+    @Test func mountingRotatesTheReadings() {
+        let mounting = Rotation(rollDegrees: 20, pitchDegrees: -35, yawDegrees: 110)
+        let plain = MotionModel(movement: .kneeExtension(KneeExtension()))
+        var mounted = plain
+        mounted.mounting = mounting
+        for t in stride(from: 0.0, to: plain.durationSeconds, by: 0.37) {
+            let a = plain.state(atSeconds: t)
+            let b = mounted.state(atSeconds: t)
+            #expect(b.inclinationDegrees == a.inclinationDegrees)
+            let back = mounting * b.specificForceG
+            #expect(abs(back - a.specificForceG).max() < 1e-12)
+            #expect(abs(mounting * b.angularRateDPS - a.angularRateDPS).max() < 1e-9)
+        }
+    }
+
+    @Test func thighMovementAddsSmallAccelerationOnly() {
+        var model = MotionModel(movement: .still(inclinationDegrees: 10))
+        model.thighMovement = .small
+        for t in stride(from: 0.0, to: 4, by: 0.1) {
+            let state = model.state(atSeconds: t)
+            #expect(state.inclinationDegrees == 10)
+            #expect(state.angularRateDPS == .zero)
+            let magnitude = (state.specificForceG * state.specificForceG).sum().squareRoot()
+            #expect(abs(magnitude - 1) < 0.02)
+        }
+    }
+
+    @Test func rotationBasics() {
+        let r = Rotation(axis: [0, 0, 1], angleDegrees: 90)
+        #expect(abs(r * SIMD3(1, 0, 0) - SIMD3(0, 1, 0)).max() < 1e-12)
+        let m = Rotation(rollDegrees: 10, pitchDegrees: 20, yawDegrees: 30)
+        let identity = m * m.transposed
+        #expect(abs(identity.x - Rotation.identity.x).max() < 1e-12)
+        #expect(abs(identity.z - Rotation.identity.z).max() < 1e-12)
+    }
+}
+
+private func abs(_ v: SIMD3<Double>) -> SIMD3<Double> {
+    SIMD3(Swift.abs(v.x), Swift.abs(v.y), Swift.abs(v.z))
+}
