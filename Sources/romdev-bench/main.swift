@@ -1,1 +1,2 @@
 // `make bench`: prints figures for the care store, the sensor driver and fusion.
+SensorBench.run()

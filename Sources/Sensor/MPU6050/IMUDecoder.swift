@@ -13,16 +13,13 @@ public struct IMUDecoder: Sendable {
 
     /// The int16 at `bytes[offset]` (high byte) and `bytes[offset + 1]` (low byte).
     @inline(__always)
-    public static func word<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes, at offset: Int) -> Int16
-    where Bytes.Index == Int {
+    public static func word(_ bytes: [UInt8], at offset: Int) -> Int16 {
         Int16(bitPattern: UInt16(bytes[offset]) << 8 | UInt16(bytes[offset + 1]))
     }
 
     /// Acceleration in g from the 6 bytes ACCEL_XOUT_H…ACCEL_ZOUT_L starting at `offset`.
     @inline(__always)
-    public func acceleration<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes, at offset: Int)
-        -> SIMD3<Double> where Bytes.Index == Int
-    {
+    public func acceleration(_ bytes: [UInt8], at offset: Int) -> SIMD3<Double> {
         SIMD3(
             Double(Self.word(bytes, at: offset)), Double(Self.word(bytes, at: offset + 2)),
             Double(Self.word(bytes, at: offset + 4))) * gPerLSB
@@ -30,18 +27,14 @@ public struct IMUDecoder: Sendable {
 
     /// Angular rate in °/s from the 6 bytes GYRO_XOUT_H…GYRO_ZOUT_L starting at `offset`.
     @inline(__always)
-    public func angularRate<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes, at offset: Int)
-        -> SIMD3<Double> where Bytes.Index == Int
-    {
+    public func angularRate(_ bytes: [UInt8], at offset: Int) -> SIMD3<Double> {
         SIMD3(
             Double(Self.word(bytes, at: offset)), Double(Self.word(bytes, at: offset + 2)),
             Double(Self.word(bytes, at: offset + 4))) * dpsPerLSB
     }
 
     /// Die temperature in °C from TEMP_OUT_H/L starting at `offset`.
-    public func temperature<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes, at offset: Int)
-        -> Double where Bytes.Index == Int
-    {
+    public func temperature(_ bytes: [UInt8], at offset: Int) -> Double {
         part.temperatureCelsius(raw: Self.word(bytes, at: offset))
     }
 }
