@@ -63,7 +63,10 @@ struct ScheduleElementEventIterator {
     ) -> (steps: Int, start: Date)? {
         guard let step = element.interval.fixedLengthSeconds,
               // Calendar arithmetic on sub-second starts may round differently from plain addition.
-              start.timeIntervalSinceReferenceDate.rounded() == start.timeIntervalSinceReferenceDate
+              start.timeIntervalSinceReferenceDate.rounded() == start.timeIntervalSinceReferenceDate,
+              // An all-day start is a fixed point of the step only at 00:00:00; on a day whose
+              // midnight does not exist it is 01:00, and the next start returns to 00:00.
+              element.duration != .allDay || isLocalMidnight(start)
         else { return nil }
         let bound = [threshold, element.end, limit, calendar.timeZone.nextDaylightSavingTimeTransition(after: start)]
             .compactMap { $0 }.min()
@@ -78,6 +81,11 @@ struct ScheduleElementEventIterator {
               calendar.timeZone.secondsFromGMT(for: target) == calendar.timeZone.secondsFromGMT(for: start)
         else { return nil }
         return (Int(steps), target)
+    }
+
+    private func isLocalMidnight(_ date: Date) -> Bool {
+        let time = calendar.dateComponents([.hour, .minute, .second], from: date)
+        return time.hour == 0 && time.minute == 0 && time.second == 0
     }
 
     private func isWithinLimits(_ start: Date) -> Bool {
