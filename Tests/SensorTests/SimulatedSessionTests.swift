@@ -38,3 +38,20 @@ import Testing
         #expect(a.samples != c.samples)
     }
 }
+
+@Suite struct SimulatedJitterTests {
+    @Test func jitteryHostStillGetsEverySampleOnce() throws {
+        var scenario = SimulationScenario.kneeExtension(seed: 11)
+        scenario.errors = .noiseOnly
+        let recording = try scenario.record(seconds: 5, pollJitterSeconds: 0.2)
+        #expect(recording.gaps.isEmpty)
+        #expect(recording.samples.map(\.index) == Array(0..<1000))
+    }
+
+    @Test func stallsLongerThanTheFIFOLeaveGaps() throws {
+        let recording = try SimulationScenario.still(seed: 11).record(seconds: 5, pollJitterSeconds: 0.9)
+        #expect(!recording.gaps.isEmpty)
+        let covered = recording.samples.count + recording.gaps.map(\.count).reduce(0, +)
+        #expect(abs(covered - 1000) <= recording.gaps.count)
+    }
+}
