@@ -31,13 +31,14 @@ let package = Package(
             name: "RomdevCLI",
             dependencies: ["Care", "CareStorage", "Sensor", "Fusion", "GPIO", "LinuxSystem"]),
         .executableTarget(name: "romdev", dependencies: ["RomdevCLI"]),
+        .executableTarget(name: "care-store-stress", dependencies: ["CareStorage"]),
         .executableTarget(
             name: "romdev-bench",
             dependencies: ["Care", "CareStorage", "Sensor", "Fusion", "RomdevCLI"]),
 
         .testTarget(name: "CareTests", dependencies: ["Care"]),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
-        .testTarget(name: "CareStorageTests", dependencies: ["CareStorage", "Care", "SQLite"]),
+        .testTarget(name: "CareStorageTests", dependencies: ["CareStorage", "Care", "SQLite", "care-store-stress"]),
         .testTarget(name: "SensorTests", dependencies: ["Sensor", "LinuxSystem"]),
         .testTarget(name: "FusionTests", dependencies: ["Fusion", "Sensor"]),
         .testTarget(name: "GPIOTests", dependencies: ["GPIO"]),

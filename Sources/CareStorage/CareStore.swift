@@ -1,0 +1,92 @@
+import Care
+import Foundation
+import SQLite
+import Synchronization
+
+/// The care store: versioned tasks, outcomes and settings in one SQLite file shared by the daemon
+/// and any number of `romdev` processes.
+///
+/// The store persists and queries; the rules (which version applies, which events exist, whether
+/// an outcome may be added, adherence) are the pure functions of module Care, run on the rows the
+/// store reads inside one transaction. Every change is one `BEGIN IMMEDIATE` transaction: a batch
+/// that fails anywhere changes nothing.
+///
+/// Days are those of ``calendar``: Gregorian, in the time zone recorded in the store (set when the
+/// care plan is seeded), else the zone given to ``init(path:timeZone:busyTimeout:)``.
+public final class CareStore: Sendable {
+    /// The store file's path.
+    public let path: String
+    let database: Database
+    private let calendarState: Mutex<Calendar>
+
+    /// Opens the store at `path`, creating its parent directories and the file if needed, and
+    /// migrating the schema.
+    ///
+    /// - Parameters:
+    ///   - path: The store file.
+    ///   - timeZone: The zone that defines days until the store records its own.
+    ///   - busyTimeout: How long a write waits for another process's write to finish.
+    /// - Throws: ``CareStoreError/storeTooNew(storeVersion:supportedVersion:)`` for a store written
+    ///   by a newer romdev (it is left untouched), ``CareStoreError/cannotCreateDirectory(path:reason:)``,
+    ///   ``CareStoreError/database(_:)``.
+    public init(path: String, timeZone: TimeZone, busyTimeout: Duration = .seconds(5)) throws(CareStoreError) {
+        let directory = (path as NSString).deletingLastPathComponent
+        if !directory.isEmpty {
+            do {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            } catch {
+                throw .cannotCreateDirectory(path: directory, reason: (error as NSError).localizedDescription)
+            }
+        }
+        do {
+            let database = try Database(path: path, configuration: Database.Configuration(busyTimeout: busyTimeout))
+            try Self.migrator.migrate(database)
+            let storedZone = try database.read { try Self.metadata(.timeZone, in: $0) }
+            self.database = database
+            self.path = path
+            self.calendarState = Mutex(Self.gregorian(in: try storedZone.map(Self.timeZone(identifier:)) ?? timeZone))
+        } catch {
+            throw CareStoreError(wrapping: error)
+        }
+    }
+
+    /// The schema version this romdev writes.
+    public static var schemaVersion: Int { migrator.schemaVersion }
+
+    /// The calendar that defines the store's days: Gregorian, in the store's time zone.
+    public var calendar: Calendar { calendarState.withLock { $0 } }
+
+    func setTimeZone(_ timeZone: TimeZone) {
+        calendarState.withLock { $0 = Self.gregorian(in: timeZone) }
+    }
+
+    static func gregorian(in timeZone: TimeZone) -> Calendar {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        return calendar
+    }
+
+    static func timeZone(identifier: String) throws(CareStoreError) -> TimeZone {
+        guard let zone = TimeZone(identifier: identifier) else {
+            throw .invalidMetadata(key: MetadataKey.timeZone.rawValue, value: identifier)
+        }
+        return zone
+    }
+
+    /// Runs `body` in a read transaction, mapping errors to ``CareStoreError``.
+    func read<T>(_ body: (Connection) throws -> T) throws(CareStoreError) -> T {
+        do { return try database.read(body) } catch { throw CareStoreError(wrapping: error) }
+    }
+
+    /// Runs `body` in a write transaction (rolled back when it throws), mapping errors to
+    /// ``CareStoreError``.
+    func write<T>(_ body: (Connection) throws -> T) throws(CareStoreError) -> T {
+        do { return try database.write(body) } catch { throw CareStoreError(wrapping: error) }
+    }
+
+    /// Runs `PRAGMA integrity_check`: nil when the file is sound, else SQLite's first complaint.
+    public func integrityProblem() throws(CareStoreError) -> String? {
+        let result = try read { try $0.fetchValue("PRAGMA integrity_check", as: String.self) }
+        return result == "ok" ? nil : result ?? "no answer"
+    }
+}

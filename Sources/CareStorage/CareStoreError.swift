@@ -1,0 +1,106 @@
+import Care
+import Foundation
+import SQLite
+
+/// Why the care store refused or failed an operation. Every refusal leaves the store unchanged.
+///
+/// Cases carry the ids and occurrences involved and wrap the underlying error (SQLite's, the
+/// care rules'), so callers can tell them apart; the descriptions say what to do.
+public enum CareStoreError: Error, Sendable {
+    /// The store's directory could not be created.
+    case cannotCreateDirectory(path: String, reason: String)
+    /// The store was written by a newer romdev (schema `storeVersion`, this binary knows up to
+    /// `supportedVersion`).
+    case storeTooNew(storeVersion: Int, supportedVersion: Int)
+    /// SQLite failed: not a database, no permission, disk full, busy past the timeout…
+    case database(DatabaseError)
+    /// A stored row could not be read back (a bad schedule JSON, a NULL where a value belongs).
+    case unreadableRow(table: String, reason: String)
+    /// A task with this id exists, or existed and was deleted; ids are never reused.
+    case duplicateTaskID(String)
+    /// A task version with this UUID already exists.
+    case duplicateTaskVersion(UUID)
+    /// No task has this id.
+    case unknownTask(id: String)
+    /// No task version has this UUID.
+    case unknownTaskVersion(UUID)
+    /// The care rules refused the change (an update orphaning outcomes, an occurrence outside the
+    /// schedule, a second outcome for one event…).
+    case care(CareError)
+    /// A schedule could not be built (seeding the care plan).
+    case schedule(ScheduleError)
+    /// Onboarding is not done: nothing but the onboarding task may be recorded yet.
+    case onboardingRequired(taskID: String)
+    /// The task has no live outcome for this occurrence.
+    case noOutcome(taskID: String, occurrence: Int)
+    /// A metadata value in the store is not valid (an unknown time zone identifier…).
+    case invalidMetadata(key: String, value: String)
+    /// An outcome value is a double that is not finite (NaN or infinity), which could not be
+    /// stored or exported faithfully. `position` counts the outcome's values from 0.
+    case nonFiniteValue(taskID: String, occurrence: Int, position: Int)
+    /// A query interval must not be empty: `start < end`.
+    case emptyInterval(start: Date, end: Date)
+}
+
+extension CareStoreError: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case let .cannotCreateDirectory(path, reason):
+            "cannot create the store directory \(path): \(reason)"
+        case let .storeTooNew(storeVersion, supportedVersion):
+            "store schema version \(storeVersion) is newer than this romdev (\(supportedVersion)): upgrade romdev"
+        case let .database(error):
+            switch error.extendedResultCode {
+            case .SQLITE_BUSY:
+                "the care store is busy (another romdev process is writing); try again: \(error)"
+            case .SQLITE_READONLY, .SQLITE_PERM, .SQLITE_CANTOPEN:
+                "cannot write the care store (check the file's owner and permissions, or choose"
+                    + " another with --store): \(error)"
+            default:
+                "care store: \(error)"
+            }
+        case let .unreadableRow(table, reason):
+            "care store: a row of \(table) cannot be read: \(reason)"
+        case let .duplicateTaskID(id):
+            "task '\(id)' already exists (task ids are never reused, even after a delete); update it instead"
+        case let .duplicateTaskVersion(uuid):
+            "task version \(uuid.uuidString) already exists"
+        case let .unknownTask(id):
+            "no task '\(id)'"
+        case let .unknownTaskVersion(uuid):
+            "no task version \(uuid.uuidString)"
+        case let .care(error):
+            "\(error)"
+        case let .schedule(error):
+            "\(error)"
+        case let .onboardingRequired(taskID):
+            "cannot record '\(taskID)' before onboarding is done: complete onboarding first"
+        case let .noOutcome(taskID, occurrence):
+            "task '\(taskID)' has no outcome for occurrence \(occurrence)"
+        case let .invalidMetadata(key, value):
+            "care store setting \(key) has an invalid value '\(value)'"
+        case let .nonFiniteValue(taskID, occurrence, position):
+            "task '\(taskID)' occurrence \(occurrence): value \(position + 1) is not a finite number"
+        case let .emptyInterval(start, end):
+            "the interval from \(start.formatted(.iso8601)) to \(end.formatted(.iso8601)) is empty: the end must be after the start"
+        }
+    }
+}
+
+extension CareStoreError {
+    /// Wraps an error from the layers below; store errors pass through.
+    init(wrapping error: any Error) {
+        switch error {
+        case let error as CareStoreError: self = error
+        case let error as CareError: self = .care(error)
+        case let error as ScheduleError: self = .schedule(error)
+        case let error as DatabaseError: self = .database(error)
+        case let MigrationError.databaseIsNewer(storeVersion, supportedVersion):
+            self = .storeTooNew(storeVersion: storeVersion, supportedVersion: supportedVersion)
+        case let error as MigrationError:
+            self = .database(DatabaseError(resultCode: .SQLITE_ERROR, message: error.description))
+        case let error as RowDecodingError: self = .unreadableRow(table: "?", reason: error.description)
+        default: self = .unreadableRow(table: "?", reason: String(describing: error))
+        }
+    }
+}

@@ -1,0 +1,137 @@
+import Care
+import CareStorage
+import Foundation
+import Testing
+
+@Suite struct CareStoreTaskTests {
+    let fixture: StoreFixture
+    var store: CareStore { fixture.store }
+
+    init() throws { fixture = try StoreFixture() }
+
+    // MARK: - Adding
+
+    @Test func addedTaskRoundTrips() throws {
+        var task = try fixture.dailyTask("checkin", start: fixture.date(2026, 3, 1))
+        task.instructions = "Answer two questions ✓"
+        let element = try ScheduleElement(
+            start: fixture.date(2026, 3, 2, 7, 30), end: fixture.date(2026, 5, 1), interval: ScheduleInterval(hours: 3, days: 2),
+            duration: .seconds(90), text: "Stretch",
+            targetValues: [OutcomeValue(.double(90), kind: "range", units: "deg", createdDate: fixture.date(2026, 3, 1))],
+            calendar: fixture.calendar)
+        let allDay = try ScheduleElement(start: fixture.date(2026, 3, 1), interval: .weeks(1), duration: .allDay, calendar: fixture.calendar)
+        task.schedule = try Schedule(composing: [element, allDay])
+        try store.addTask(task)
+        #expect(try store.fetchTaskVersions(id: "checkin").versions == [task])
+    }
+
+    @Test func refusesADuplicateID() throws {
+        try store.addTask(try fixture.dailyTask("checkin", start: fixture.date(2026, 3, 1)))
+        let before = try fixture.dump()
+        #expect { try store.addTask(try fixture.dailyTask("checkin", start: fixture.date(2026, 4, 1))) } throws: {
+            guard case CareStoreError.duplicateTaskID("checkin") = $0 else { return false }
+            return true
+        }
+        #expect(try fixture.dump() == before)
+    }
+
+    @Test func refusesTheIDOfADeletedTask() throws {
+        try store.addTask(try fixture.dailyTask("checkin", start: fixture.date(2026, 3, 1)))
+        try store.deleteTask(id: "checkin", now: fixture.date(2026, 3, 5))
+        let before = try fixture.dump()
+        #expect(throws: CareStoreError.self) { try store.addTask(try fixture.dailyTask("checkin", start: fixture.date(2026, 4, 1))) }
+        #expect(try fixture.dump() == before)
+    }
+
+    @Test func aBatchWithOneBadTaskAddsNothing() throws {
+        try store.addTask(try fixture.dailyTask("b", start: fixture.date(2026, 3, 1)))
+        let before = try fixture.dump()
+        #expect(throws: CareStoreError.self) {
+            try store.addTasks([try fixture.dailyTask("a", start: fixture.date(2026, 3, 1)),
+                                try fixture.dailyTask("b", start: fixture.date(2026, 3, 1))])
+        }
+        #expect(try fixture.dump() == before)
+    }
+
+    // MARK: - Versions
+
+    @Test func updateAppendsAVersion() throws {
+        let original = try store.addTask(try fixture.dailyTask("checkin", start: fixture.date(2026, 3, 1)))
+        var proposed = try fixture.dailyTask("checkin", hour: 18, start: fixture.date(2026, 3, 1))
+        proposed.effectiveDate = fixture.date(2026, 3, 5)
+        let updated = try store.updateTask(proposed, now: fixture.date(2026, 3, 4, 12))
+        #expect(updated.previousVersionUUID == original.uuid)
+        #expect(updated.updatedDate == fixture.date(2026, 3, 4, 12))
+        #expect(updated.createdDate == original.createdDate)
+        let chain = try store.fetchTaskVersions(id: "checkin")
+        #expect(chain.versions.map(\.uuid) == [original.uuid, updated.uuid])
+
+        // Each day gets the version that applies to it.
+        let march2 = TaskQuery(forDayContaining: fixture.date(2026, 3, 2), calendar: fixture.calendar)
+        let march6 = TaskQuery(forDayContaining: fixture.date(2026, 3, 6), calendar: fixture.calendar)
+        #expect(try store.fetchTasks(march2).map(\.uuid) == [original.uuid])
+        #expect(try store.fetchTasks(march6).map(\.uuid) == [updated.uuid])
+    }
+
+    @Test func refusesAnUpdateThatWouldOrphanOutcomes() throws {
+        let task = try store.addTask(try fixture.dailyTask("checkin", start: fixture.date(2026, 3, 1)))
+        try store.addOutcome(NewOutcome(taskUUID: task.uuid, occurrence: 2, values: []), now: fixture.date(2026, 3, 3, 9, 30))
+        var proposed = task
+        proposed.effectiveDate = fixture.date(2026, 3, 3, 9)  // the start of the event with an outcome
+        let before = try fixture.dump()
+        #expect { try store.updateTask(proposed, now: fixture.date(2026, 3, 3, 10)) } throws: {
+            guard case CareStoreError.care(.updateWouldOrphanOutcomes(taskID: "checkin", _, let latest)) = $0 else { return false }
+            return latest == fixture.date(2026, 3, 3, 9)
+        }
+        #expect(try fixture.dump() == before)
+        proposed.effectiveDate = fixture.date(2026, 3, 3, 9, 0, 1)
+        #expect(try store.updateTask(proposed, now: fixture.date(2026, 3, 3, 10)).previousVersionUUID == task.uuid)
+    }
+
+    @Test func refusesUpdatingAnUnknownTask() throws {
+        #expect { try store.updateTask(try fixture.dailyTask("nope", start: fixture.date(2026, 3, 1)), now: fixture.date(2026, 3, 1)) }
+            throws: { if case CareStoreError.unknownTask(id: "nope") = $0 { true } else { false } }
+    }
+
+    @Test func deleteAppendsATombstoneThatHidesTheTask() throws {
+        let task = try store.addTask(try fixture.dailyTask("checkin", start: fixture.date(2026, 3, 1)))
+        let tombstone = try store.deleteTask(id: "checkin", now: fixture.date(2026, 3, 5))
+        #expect(tombstone.deletedDate == fixture.date(2026, 3, 5))
+        #expect(tombstone.previousVersionUUID == task.uuid)
+        #expect(try store.fetchTaskVersions(id: "checkin").versions.count == 2)
+        #expect(try store.fetchTasks(TaskQuery()).isEmpty)
+        #expect(try store.fetchTasks(TaskQuery(forDayContaining: fixture.date(2026, 3, 6), calendar: fixture.calendar)).isEmpty)
+        let before = try fixture.dump()
+        #expect { try store.deleteTask(id: "checkin", now: fixture.date(2026, 3, 6)) } throws: {
+            if case CareStoreError.care(.taskDeleted("checkin")) = $0 { true } else { false }
+        }
+        #expect { try store.updateTask(task, now: fixture.date(2026, 3, 6)) } throws: {
+            if case CareStoreError.care(.taskDeleted("checkin")) = $0 { true } else { false }
+        }
+        #expect(try fixture.dump() == before)
+    }
+
+    // MARK: - Queries
+
+    @Test func dayQueryCanExcludeTasksWithNoEventsThatDay() throws {
+        let start = fixture.date(2026, 3, 1)
+        let everyOtherDay = CareTask(
+            id: "stretch", schedule: try Schedule(composing: [
+                try ScheduleElement(start: fixture.date(2026, 3, 1, 10), interval: .days(2), calendar: fixture.calendar),
+            ]), createdDate: start)
+        try store.addTasks([try fixture.dailyTask("checkin", start: start), everyOtherDay])
+        let offDay = fixture.date(2026, 3, 2)
+        let all = TaskQuery(forDayContaining: offDay, calendar: fixture.calendar)
+        let withEvents = TaskQuery(forDayContaining: offDay, calendar: fixture.calendar, excludesTasksWithNoEvents: true)
+        #expect(try store.fetchTasks(all).map(\.id) == ["checkin", "stretch"])
+        #expect(try store.fetchTasks(withEvents).map(\.id) == ["checkin"])
+        #expect(try store.fetchTasks(TaskQuery(ids: ["stretch"])).map(\.id) == ["stretch"])
+    }
+
+    @Test func refusesAnEmptyInterval() throws {
+        let day = fixture.date(2026, 3, 1)
+        #expect(throws: CareStoreError.self) { try store.fetchTasks(TaskQuery(dateInterval: DateInterval(start: day, end: day))) }
+        #expect(throws: CareStoreError.self) { try store.fetchEvents(from: day, to: day) }
+        #expect(throws: CareStoreError.self) { try store.fetchAdherence(from: day, to: day) }
+    }
+}
