@@ -55,3 +55,14 @@ import Testing
         #expect(abs(covered - 1000) <= recording.gaps.count)
     }
 }
+
+@Suite struct SimulatedTimingIndependenceTests {
+    @Test func samplesDoNotDependOnHostTiming() throws {
+        let scenario = SimulationScenario.kneeExtension(seed: 21)
+        let steady = try scenario.record(seconds: 4, pollIntervalSeconds: 0.05)
+        let jittery = try scenario.record(seconds: 4, pollIntervalSeconds: 0.03, pollJitterSeconds: 0.3)
+        #expect(steady.samples.map(\.accelerationG) == jittery.samples.map(\.accelerationG))
+        #expect(steady.samples.map(\.angularRateDPS) == jittery.samples.map(\.angularRateDPS))
+        #expect(steady.truthInclinationDegrees == jittery.truthInclinationDegrees)
+    }
+}

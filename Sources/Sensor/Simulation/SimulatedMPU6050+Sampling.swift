@@ -27,7 +27,7 @@ extension SimulatedMPU6050 {
         }
         while samplesTaken < due {
             samplesTaken += 1
-            takeSample(at: origin + Double(samplesTaken) * period)
+            takeSample(at: Double(samplesTaken) * period)
         }
     }
 
@@ -44,6 +44,8 @@ extension SimulatedMPU6050 {
         return size
     }
 
+    /// - Parameter t: Scenario time: seconds on the sensor's sample clock since sampling last
+    ///   started, so the samples depend on the sample number only, never on host timing.
     private func takeSample(at t: Double) {
         let errors = scenario.errors
         let code = Int(lowPassCode == 7 ? 0 : lowPassCode)

@@ -7,8 +7,9 @@ import LinuxSystem
 /// the configured full ranges (saturating like the chip), fills a FIFO that drops its oldest
 /// bytes and sets FIFO_OFLOW when full, and reads FIFO_R_W as the chip does (the last byte again
 /// when empty). Time is the injected clock's, so tests run it faster than real time. Motion,
-/// sensor errors and noise come from a `SimulationScenario`; the same scenario and seed give the
-/// same bytes. Faults are injected with `inject(_:)`.
+/// sensor errors and noise come from a `SimulationScenario` whose time starts when the sensor
+/// last started sampling (wake-up, or a change of rate or filter) and advances with its sample
+/// clock, so the same scenario and seed give the same samples however the host's timing varies. Faults are injected with `inject(_:)`.
 public final class SimulatedMPU6050: I2CBus {
     public let devicePath: String
     public let scenario: SimulationScenario
@@ -52,7 +53,7 @@ public final class SimulatedMPU6050: I2CBus {
         faults.append(fault)
     }
 
-    /// Simulated seconds since the simulator was created (the motion model's time).
+    /// Seconds on the clock since the simulator was created; faults are scheduled on this time.
     public var elapsedSeconds: Double {
         clock.now - startTime
     }
@@ -61,8 +62,8 @@ public final class SimulatedMPU6050: I2CBus {
     /// inclination (degrees from vertical) at the instant that sample was taken, or nil before
     /// the FIFO was started.
     public func truthInclinationDegrees(forSampleIndex index: Int) -> Double? {
-        guard let origin = samplingOrigin, let first = fifoOriginSample else { return nil }
-        let t = origin + Double(first + index) * samplePeriodSeconds
+        guard samplingOrigin != nil, let first = fifoOriginSample else { return nil }
+        let t = Double(first + index) * samplePeriodSeconds
         return scenario.motion.state(atSeconds: t).inclinationDegrees
     }
 
