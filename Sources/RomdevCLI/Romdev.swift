@@ -1,0 +1,32 @@
+/// The `romdev` command line: its command table, version and top-level help.
+public enum Romdev {
+    /// The version printed by `romdev --version`.
+    public static let version = "0.1.0"
+
+    /// Every command, in the order `romdev --help` lists them. Adding a command is one file in
+    /// `Commands/` defining a ``Command`` plus one line here.
+    public static let commands: [Command] = [
+    ]
+
+    /// The whole tool.
+    public static let tool = CommandLineTool(
+        root: Command(
+            name: "romdev",
+            abstract: "Knee range-of-motion appliance: the care plan, its store and the sensor.",
+            discussion: """
+                Every command works on one care store, a SQLite file shared with the romdev
+                daemon. The store is --store PATH, else $ROMDEV_STORE, else
+                /var/lib/romdev/care.sqlite when that directory is writable, else
+                $XDG_DATA_HOME/romdev/care.sqlite (XDG_DATA_HOME defaults to ~/.local/share).
+
+                Dates are ISO 8601 (2026-06-07, 2026-06-07T08:00, or with an offset); times
+                without an offset are local times in the store's time zone.
+
+                EXIT CODES:
+                  0     Success, help or version.
+                  1     The command failed: a refused value, an unknown task, a store error.
+                  64    Usage error: unknown option, missing or malformed argument (EX_USAGE).
+                """,
+            subcommands: commands),
+        version: version)
+}
