@@ -68,11 +68,43 @@ public struct Schedule: Hashable, Sendable {
         if elements.count == 1 {
             return elements[0].event(occurrence: occurrence, calendar: calendar)
         }
-        var merger = ScheduleEventMerger(elements: elements, calendar: calendar, limit: nil, skippingEventsBefore: nil)
-        for _ in 0..<occurrence {
-            guard merger.next() != nil else { return nil }
+        // Merging event by event would take time proportional to `occurrence`. Instead, find an
+        // instant `low` with at most `occurrence` events before it and more than that before
+        // `low + 1 s` (galloping, then bisecting), and merge from there. The iterators only move
+        // forward: each probe continues from a copy of the iterators positioned at `low`.
+        var iterators = elements.map { ScheduleElementEventIterator(element: $0, calendar: calendar, limit: nil) }
+        var countBeforeLow = 0
+        func count(before date: Date, from positioned: [ScheduleElementEventIterator]) -> (Int, [ScheduleElementEventIterator]) {
+            var probe = positioned
+            let skipped = probe.indices.reduce(0) { $0 + probe[$1].skip(eventsStartingBefore: date) }
+            return (countBeforeLow + skipped, probe)
         }
-        return merger.next()
+        let beyondHorizon = ScheduleElement.horizon.addingTimeInterval(1)
+        var low = startDate
+        var span: TimeInterval = 3600
+        var high: Date
+        while true {
+            high = min(low.addingTimeInterval(span), beyondHorizon)
+            let (count, probe) = count(before: high, from: iterators)
+            if count > occurrence { break }
+            guard high < beyondHorizon else { return nil }
+            (low, countBeforeLow, iterators) = (high, count, probe)
+            span *= 2
+        }
+        while high.timeIntervalSince(low) > 1 {
+            let middle = low.addingTimeInterval((high.timeIntervalSince(low) / 2).rounded(.down))
+            let (count, probe) = count(before: middle, from: iterators)
+            if count <= occurrence {
+                (low, countBeforeLow, iterators) = (middle, count, probe)
+            } else {
+                high = middle
+            }
+        }
+        var merger = ScheduleEventMerger(positioned: iterators, nextOccurrence: countBeforeLow)
+        while let event = merger.next() {
+            if event.occurrence == occurrence { return event }
+        }
+        return nil
     }
 
     /// Whether the schedule is live on the local day containing `date` ([CK] `exists(onDay:)`, used

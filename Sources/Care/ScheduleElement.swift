@@ -26,6 +26,11 @@ public struct ScheduleElement: Hashable, Sendable {
     /// Goal values for each event's outcome.
     public let targetValues: [OutcomeValue]
 
+    /// No event starts after this instant, 9999-12-31 23:59:59 UTC. Elements without an end are
+    /// treated as ending here, so every query and every occurrence index, however large, is
+    /// answered in bounded time without overflowing the calendar.
+    public static let horizon = Date(timeIntervalSince1970: 253_402_300_799)
+
     /// Creates a validated element.
     ///
     /// - Parameters:

@@ -69,15 +69,12 @@ struct ScheduleElementEventIterator {
               element.duration != .allDay || isLocalMidnight(start)
         else { return nil }
         let bound = [threshold, element.end, limit, calendar.timeZone.nextDaylightSavingTimeTransition(after: start)]
-            .compactMap { $0 }.min()
+            .compactMap { $0 }.reduce(ScheduleElement.horizon, min)
         // Events start + k·step for k = 0…steps must all start before `bound`; jump to the last one.
-        var steps = Double(min(maximumCount, 1 << 40))
-        if let bound {
-            steps = min(steps, (bound.timeIntervalSince(start) / step).rounded(.up) - 1)
-        }
+        let steps = min(Double(maximumCount), (bound.timeIntervalSince(start) / step).rounded(.up) - 1)
         guard steps >= 1 else { return nil }
         let target = start.addingTimeInterval(steps * step)
-        guard bound.map({ target < $0 }) ?? true,
+        guard target < bound,
               calendar.timeZone.secondsFromGMT(for: target) == calendar.timeZone.secondsFromGMT(for: start)
         else { return nil }
         return (Int(steps), target)
@@ -89,6 +86,7 @@ struct ScheduleElementEventIterator {
     }
 
     private func isWithinLimits(_ start: Date) -> Bool {
+        guard start <= ScheduleElement.horizon else { return false }
         if let end = element.end, !element.isEventStart(start, beforeLimit: end, calendar: calendar) {
             return false
         }

@@ -22,6 +22,13 @@ struct ScheduleEventMerger {
         }
     }
 
+    /// Continues from iterators that have already skipped `nextOccurrence` events, all of which
+    /// start before any event the iterators have left.
+    init(positioned iterators: [ScheduleElementEventIterator], nextOccurrence: Int) {
+        self.iterators = iterators
+        self.nextOccurrence = nextOccurrence
+    }
+
     mutating func next() -> ScheduleEvent? {
         var earliest: (index: Int, start: Date)?
         for index in iterators.indices {

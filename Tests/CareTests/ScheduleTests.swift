@@ -70,6 +70,16 @@ import Testing
         #expect(schedule.event(forOccurrenceIndex: 4, calendar: la) == nil)
     }
 
+    @Test(arguments: [1_000_000_000, Int.max])
+    func hugeOccurrenceIndicesBeyondTheHorizonAreNil(occurrence: Int) throws {
+        let single = try Schedule.dailyAtTime(hour: 8, minutes: 0, start: la.date(2021, 6, 1), calendar: la)
+        #expect(single.event(forOccurrenceIndex: occurrence, calendar: la) == nil)
+        let utc = Calendars.utc
+        let daily = try ScheduleElement(start: utc.date(2021, 6, 1, 8), interval: .days(1), calendar: utc)
+        let hourly = try ScheduleElement(start: utc.date(2021, 6, 1, 9), interval: .hours(36), calendar: utc)
+        #expect(try Schedule(composing: [daily, hourly]).event(forOccurrenceIndex: occurrence, calendar: utc) == nil)
+    }
+
     @Test func dropsEventsOfElementsThatEndedBeforeTheQuery() throws {
         // The all-day event of June 3 reaches past 13:00, but its element ended at 12:00.
         let element = try ScheduleElement(
