@@ -134,8 +134,9 @@ extension CareStore {
 
     /// Outcomes with their values and the id of their task, ordered by event start.
     static func outcomes(_ filter: OutcomeFilter, in db: Connection) throws -> [(taskID: String, outcome: Outcome)] {
-        // Conditions are added only when used (rather than `? IS NULL OR …`) so that SQLite can
-        // range-scan outcome_by_task_and_event_end: a day's query skips the years before it.
+        // Conditions are added only when used (rather than `? IS NULL OR …`), and CROSS JOIN keeps
+        // the (small) task table as the outer loop, so that SQLite range-scans
+        // outcome_by_task_and_event_end per task version: a day's query skips the years before it.
         var conditions: [String] = []
         var arguments: [any DatabaseValueConvertible] = []
         if let ids = filter.taskIDs {
@@ -159,7 +160,7 @@ extension CareStore {
                 SELECT t.id, o.uuid, o.task_uuid, o.occurrence, o.created_date, o.event_start, o.event_end,
                        o.deleted_date, v.type, v.value, v.kind, v.units, v.created_date
                 FROM task t
-                JOIN outcome o ON o.task_uuid = t.uuid
+                CROSS JOIN outcome o ON o.task_uuid = t.uuid
                 LEFT JOIN outcome_value v ON v.outcome_uuid = o.uuid
                 \(conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND "))
                 ORDER BY o.event_start, o.rowid, v.position

@@ -1,2 +1,3 @@
 // `make bench`: prints figures for the care store, the sensor driver and fusion.
+CareBench.run()
 SensorBench.run()

@@ -1,0 +1,198 @@
+import Care
+import CareStorage
+import Foundation
+
+/// Care store figures: `romdev today` wall time on a store holding five years of the Recover plan
+/// plus ten daily tasks with an outcome on every event, the same query in process, outcome insert
+/// latency with synchronous=FULL, and how the day's query scales with history.
+///
+/// `--romdev PATH` names the `romdev` binary to time as a process (the Makefile passes the release
+/// build); without it only in-process figures are printed.
+enum CareBench {
+    static func run() {
+        print("== care store ==")
+        let arguments = CommandLine.arguments
+        let romdev = arguments.firstIndex(of: "--romdev").flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("romdev-care-bench-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        do {
+            try measure(in: directory, romdev: romdev)
+        } catch {
+            print("care bench failed: \(error)")
+        }
+    }
+
+    private static let runs = 30
+    private static let zone = TimeZone.current
+
+    private static func measure(in directory: URL, romdev: String?) throws {
+        let now = Date()
+        var fiveYearStore: CareStore?
+        var scaling: [(label: String, query: Summary, process: Summary?)] = []
+        for (label, days) in [("1 month", 30), ("1 year", 365), ("5 years", 5 * 365 + 1)] {
+            let path = directory.appendingPathComponent("care-\(days)d.sqlite").path
+            let clock = ContinuousClock()
+            var store: CareStore?
+            let buildTime = try clock.measure { store = try build(path: path, days: days, now: now) }
+            guard let store else { continue }
+            let outcomes = try store.fetchOutcomes().count
+            let size = [path, path + "-wal"].compactMap {
+                try? FileManager.default.attributesOfItem(atPath: $0)[.size] as? Int
+            }.reduce(0, +)
+            print(String(format: "store %@: %d days of the Recover plan + 10 daily tasks, %d outcomes, %.1f MB (built in %.1f s)",
+                         label, days, outcomes, Double(size) / 1e6, seconds(buildTime)))
+            let query = Summary(try (0..<runs).map { _ in try clock.measure { try today(path: path, now: now) } })
+            var process: Summary?
+            if let romdev {
+                do {
+                    process = try timeProcess(romdev: romdev, store: path)
+                } catch {
+                    print("romdev today not timed: \(error)")
+                }
+            }
+            scaling.append((label, query, process))
+            if days > 365 { fiveYearStore = store }
+        }
+
+        if let five = scaling.last {
+            if let process = five.process {
+                print("romdev today, 5 years, whole process (\(runs) runs): median \(process.medianText), p95 \(process.p95Text)"
+                    + " (target < 20 ms)")
+            } else {
+                print("romdev today: not timed (pass --romdev PATH to a romdev that has `today`)")
+            }
+            print("today's query in process, 5 years (open store + day's tasks + events + adherence, \(runs) runs):"
+                + " median \(five.query.medianText), p95 \(five.query.p95Text)")
+        }
+        if let store = fiveYearStore {
+            let inserts = try insertLatencies(store: store, now: now)
+            print("outcome insert, synchronous=FULL, one transaction each (\(inserts.count) inserts, 5-year store):"
+                + " median \(inserts.medianText), p95 \(inserts.p95Text)")
+        }
+        print("today's query by history length (median of \(runs); in process / romdev today process):")
+        for row in scaling {
+            print("  \(row.label.padding(toLength: 8, withPad: " ", startingAt: 0))  \(row.query.medianText)"
+                + (row.process.map { " / \($0.medianText)" } ?? ""))
+        }
+    }
+
+    /// A store whose Recover plan started `days` days before `now`'s day, with ten extra daily
+    /// tasks, and an outcome on every event that started before `now`.
+    private static func build(path: String, days: Int, now: Date) throws -> CareStore {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let start = calendar.date(byAdding: .day, value: -days, to: calendar.startOfDay(for: now)) ?? now
+        let store = try CareStore(path: path, timeZone: zone)
+        _ = try store.seedRecoverPlan(start: start, limb: .left, timeZone: zone, now: start)
+        try store.addTasks(try (1...10).map { number in
+            CareTask(id: "exercise-\(number)", title: "Exercise \(number)",
+                     schedule: try .dailyAtTime(hour: 8 + number, minutes: 0, start: start, calendar: calendar),
+                     createdDate: start)
+        })
+        let events = try store.fetchEvents(from: start, to: now).filter { $0.scheduleEvent.start < now }
+        // Batches of a few hundred keep the build quick; the onboarding event comes first by start.
+        for batchStart in stride(from: 0, to: events.count, by: 500) {
+            let batch = events[batchStart..<min(batchStart + 500, events.count)]
+            let recorded = batch.last?.scheduleEvent.start ?? start
+            try store.addOutcomes(batch.map { event in
+                NewOutcome(taskUUID: event.task.uuid, occurrence: event.scheduleEvent.occurrence,
+                           values: values(for: event.task.id, at: event.scheduleEvent.start))
+            }, now: recorded)
+        }
+        return store
+    }
+
+    private static func values(for taskID: String, at date: Date) -> [OutcomeValue] {
+        switch taskID {
+        case RecoverCarePlan.TaskID.onboarding:
+            [OutcomeValue(.date(date), kind: "consent", createdDate: date)]
+        case RecoverCarePlan.TaskID.checkin:
+            [OutcomeValue(.integer(3), kind: RecoverCarePlan.Kind.pain, createdDate: date),
+             OutcomeValue(.double(7), kind: RecoverCarePlan.Kind.sleep, units: RecoverCarePlan.sleepUnits, createdDate: date)]
+        case RecoverCarePlan.TaskID.rangeOfMotionCheck:
+            RecoverCarePlan.rangeOfMotionValues(startDegrees: 0, finishDegrees: 2, minimumDegrees: 0, maximumDegrees: 85,
+                                                rangeDegrees: 85, createdDate: date)
+        default:
+            [OutcomeValue(.integer(1), createdDate: date)]
+        }
+    }
+
+    /// What `romdev today` reads, from a cold open: the day's tasks (with events), their events
+    /// and outcomes, and the day's adherence.
+    private static func today(path: String, now: Date) throws {
+        let store = try CareStore(path: path, timeZone: zone)
+        let day = store.calendar.dayInterval(containing: now)
+        let tasks = try store.fetchTasks(TaskQuery(dateInterval: day, excludesTasksWithNoEvents: true))
+        let events = try store.fetchEvents(taskIDs: tasks.map(\.id), from: day.start, to: day.end)
+        let adherence = try store.fetchAdherence(from: day.start, to: day.end)
+        precondition(!events.isEmpty && adherence.count == 1, "the bench store has events today")
+    }
+
+    private static func timeProcess(romdev: String, store: String) throws -> Summary {
+        let clock = ContinuousClock()
+        var durations: [Duration] = []
+        for _ in 0..<runs {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: romdev)
+            process.arguments = ["today"]
+            process.environment = ProcessInfo.processInfo.environment.merging(["ROMDEV_STORE": store]) { $1 }
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = FileHandle.nullDevice
+            var printed = Data()
+            let duration = try clock.measure {
+                try process.run()
+                printed = output.fileHandleForReading.readDataToEndOfFile()
+                process.waitUntilExit()
+            }
+            guard process.terminationStatus == 0, !printed.isEmpty else {
+                throw BenchError(message: "ROMDEV_STORE=\(store) \(romdev) today exited with \(process.terminationStatus)"
+                                    + (printed.isEmpty ? " and printed nothing" : ""))
+            }
+            durations.append(duration)
+        }
+        return Summary(durations)
+    }
+
+    /// One outcome per transaction, on the extra tasks' events after `now` (the history has all
+    /// earlier events recorded).
+    private static func insertLatencies(store: CareStore, now: Date) throws -> Summary {
+        let later = try store.fetchEvents(taskIDs: (1...10).map { "exercise-\($0)" }, from: now,
+                                          to: now.addingTimeInterval(30 * 86_400))
+            .filter { $0.outcome == nil && $0.scheduleEvent.start >= now }
+            .prefix(200)
+        let clock = ContinuousClock()
+        return Summary(try later.map { event in
+            try clock.measure {
+                try store.addOutcome(NewOutcome(taskUUID: event.task.uuid, occurrence: event.scheduleEvent.occurrence,
+                                                values: values(for: event.task.id, at: now)), now: now)
+            }
+        })
+    }
+
+    private static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+
+    /// Median and 95th percentile (nearest rank) of a set of durations.
+    private struct Summary {
+        let median: Double
+        let p95: Double
+        let count: Int
+
+        init(_ durations: [Duration]) {
+            let sorted = durations.map(CareBench.seconds).sorted()
+            count = sorted.count
+            median = sorted.isEmpty ? .nan : sorted[(sorted.count - 1) / 2]
+            p95 = sorted.isEmpty ? .nan : sorted[min(sorted.count - 1, Int((0.95 * Double(sorted.count)).rounded(.up)) - 1)]
+        }
+
+        var medianText: String { String(format: "%.2f ms", median * 1000) }
+        var p95Text: String { String(format: "%.2f ms", p95 * 1000) }
+    }
+
+    private struct BenchError: Error, CustomStringConvertible {
+        let message: String
+        var description: String { message }
+    }
+}
