@@ -79,19 +79,28 @@ extension CareStore {
         return CarePlanSettings(start: start, limb: limb, timeZone: zone)
     }
 
+    /// Whether the plan's onboarding is still to do: an `onboarding` task exists (not deleted)
+    /// and has no live outcome. While it is, only onboarding may be recorded.
+    public func isOnboardingPending() throws(CareStoreError) -> Bool {
+        try read { try Self.isOnboardingPending(in: $0) }
+    }
+
     /// The plan's rule that onboarding comes first: while an `onboarding` task exists (not
     /// deleted) without a live outcome, no other task may be recorded. Kept in the store so the
     /// daemon and the command line enforce it alike.
     static func checkOnboardingDone(recording taskID: String, in db: Connection) throws {
+        guard taskID != RecoverCarePlan.TaskID.onboarding else { return }
+        if try isOnboardingPending(in: db) { throw CareStoreError.onboardingRequired(taskID: taskID) }
+    }
+
+    private static func isOnboardingPending(in db: Connection) throws -> Bool {
         let onboarding = RecoverCarePlan.TaskID.onboarding
-        guard taskID != onboarding else { return }
         let versions = try db.fetchAll("SELECT deleted_date FROM task WHERE id = ?", [onboarding])
-        guard !versions.isEmpty, versions.allSatisfy({ $0[0] == .null }) else { return }
-        let done = try db.fetchOne(
+        guard !versions.isEmpty, versions.allSatisfy({ $0[0] == .null }) else { return false }
+        return try db.fetchOne(
             """
             SELECT 1 FROM outcome o JOIN task t ON o.task_uuid = t.uuid
             WHERE t.id = ? AND o.deleted_date IS NULL LIMIT 1
-            """, [onboarding]) != nil
-        if !done { throw CareStoreError.onboardingRequired(taskID: taskID) }
+            """, [onboarding]) == nil
     }
 }

@@ -7,7 +7,8 @@
 //       Reads every outcome repeatedly until at least COUNT are stored, then prints
 //       "reads R outcomes N".
 //
-// Any error is printed to stderr with exit status 1.
+// CARE_STORE_STRESS_BUSY_TIMEOUT_MS sets the store's busy timeout (default 30 s). Any error is
+// printed to stderr with exit status 1.
 import CareStorage
 import Foundation
 
@@ -30,7 +31,8 @@ let mode = arguments[arguments.startIndex]
 let path = arguments[arguments.startIndex + 1]
 
 do {
-    let store = try CareStore(path: path, timeZone: utc, busyTimeout: .seconds(30))
+    let busyTimeout = ProcessInfo.processInfo.environment["CARE_STORE_STRESS_BUSY_TIMEOUT_MS"].flatMap { Int($0) }
+    let store = try CareStore(path: path, timeZone: utc, busyTimeout: .milliseconds(busyTimeout ?? 30_000))
     switch mode {
     case "write":
         guard arguments.count == 4, let count = Int(arguments[arguments.startIndex + 3]) else { fail("bad write arguments") }

@@ -78,8 +78,10 @@ import Testing
         }
         #expect(try fixture.dump() == before)
 
+        #expect(try store.isOnboardingPending())
         try store.addOutcomes([outcome(for: onboarding), outcome(for: checkin)], now: checkin.scheduleEvent.start)
         #expect(try store.fetchOutcomes().map(\.taskID) == ["onboarding", "checkin"])
+        #expect(try !store.isOnboardingPending())
     }
 
     @Test func deletingTheOnboardingOutcomeClosesTheGateAgain() throws {
@@ -96,6 +98,7 @@ import Testing
 
     @Test func withoutAnOnboardingTaskThereIsNoGate() throws {
         let task = try store.addTask(try fixture.dailyTask("checkin", start: Date(timeIntervalSince1970: 1_780_000_000)))
+        #expect(try !store.isOnboardingPending())
         try store.addOutcome(NewOutcome(taskUUID: task.uuid, occurrence: 0, values: []), now: Date(timeIntervalSince1970: 1_780_000_000))
     }
 }

@@ -32,12 +32,17 @@ import Testing
         }
     }
 
-    private func launch(_ arguments: [String]) throws -> (Process, Pipe) {
+    private func launch(_ arguments: [String], busyTimeoutMilliseconds: Int? = nil, errors: Pipe? = nil) throws -> (Process, Pipe) {
         let process = Process()
         process.executableURL = try Self.helper
         process.arguments = arguments
+        if let busyTimeoutMilliseconds {
+            process.environment = ProcessInfo.processInfo.environment
+                .merging(["CARE_STORE_STRESS_BUSY_TIMEOUT_MS": String(busyTimeoutMilliseconds)]) { $1 }
+        }
         let output = Pipe()
         process.standardOutput = output
+        if let errors { process.standardError = errors }
         try process.run()
         return (process, output)
     }
@@ -92,5 +97,35 @@ import Testing
         // At most the one write committed after the last report and before the kill.
         #expect(stored.count <= reported.count + 1)
         #expect(stored == Set(0..<stored.count))
+    }
+
+    @Test func aWriterWaitsForAnotherProcesssWriteThenSucceeds() throws {
+        let database = try Database(path: fixture.path)
+        let writer = try database.write { db in
+            try db.execute("UPDATE meta SET value = value WHERE key = 'device_id'")
+            let writer = try launch(["write", fixture.path, "stress-b", "1"])
+            // Gives the child time to reach its BEGIN IMMEDIATE; the test holds either way.
+            Thread.sleep(forTimeInterval: 0.3)
+            return writer
+        }
+        let result = finish(writer)
+        #expect(result.status == 0)
+        #expect(result.lines == ["recorded 0"])
+        #expect(try storedOccurrences("stress-b") == [0])
+    }
+
+    @Test func aWriterThatCannotGetTheLockFailsWithABusyError() throws {
+        let database = try Database(path: fixture.path)
+        let errors = Pipe()
+        let result = try database.write { db in
+            try db.execute("UPDATE meta SET value = value WHERE key = 'device_id'")
+            // The lock is held until the child has given up.
+            return finish(try launch(["write", fixture.path, "stress-b", "1"], busyTimeoutMilliseconds: 100, errors: errors))
+        }
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(result.status == 1)
+        #expect(result.lines.isEmpty)
+        #expect(message.contains("the care store is busy (another romdev process is writing); try again"))
+        #expect(try storedOccurrences("stress-b").isEmpty)
     }
 }
