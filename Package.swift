@@ -26,6 +26,7 @@ let package = Package(
         .target(name: "CareStorage", dependencies: ["Care", "SQLite"]),
         .target(name: "Sensor", dependencies: ["CI2C", "LinuxSystem"]),
         .target(name: "Fusion"),
+        .target(name: "FusionAccuracy", dependencies: ["Fusion", "Sensor"]),
         .target(name: "GPIO", dependencies: ["CGPIOD", "LinuxSystem"]),
         .target(
             name: "RomdevCLI",
@@ -34,13 +35,13 @@ let package = Package(
         .executableTarget(name: "care-store-stress", dependencies: ["CareStorage"]),
         .executableTarget(
             name: "romdev-bench",
-            dependencies: ["Care", "CareStorage", "Sensor", "Fusion", "RomdevCLI"]),
+            dependencies: ["Care", "CareStorage", "Sensor", "Fusion", "FusionAccuracy", "RomdevCLI"]),
 
         .testTarget(name: "CareTests", dependencies: ["Care"]),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
         .testTarget(name: "CareStorageTests", dependencies: ["CareStorage", "Care", "SQLite", "care-store-stress"]),
         .testTarget(name: "SensorTests", dependencies: ["Sensor", "LinuxSystem"]),
-        .testTarget(name: "FusionTests", dependencies: ["Fusion", "Sensor"]),
+        .testTarget(name: "FusionTests", dependencies: ["Fusion", "Sensor", "FusionAccuracy"]),
         .testTarget(name: "GPIOTests", dependencies: ["GPIO"]),
         .testTarget(
             name: "RomdevCLITests",

@@ -1,7 +1,7 @@
 /// Corrections measured once for one sensor on one patient, applied to every raw sample.
 ///
 /// The corrected accelerometer is `(raw − accelerometerOffset) / accelerometerScale` per axis (g), the
-/// corrected gyro `raw − gyroBias` (°/s). Stored as JSON; ``version`` lets a reader refuse a file
+/// corrected gyro `(raw − gyroBias) / gyroScale` (°/s). Stored as JSON; ``version`` lets a reader refuse a file
 /// written by a newer format instead of misreading it.
 public struct Calibration: Hashable, Sendable, Codable {
     /// The format version this code writes and reads.
@@ -10,6 +10,8 @@ public struct Calibration: Hashable, Sendable, Codable {
     public var version: Int
     /// Gyro zero-rate output in °/s.
     public var gyroBias: Vector3
+    /// Gyro sensitivity relative to nominal, per axis (includes the sample clock's error).
+    public var gyroScale: Vector3
     /// Accelerometer zero-g offset in g.
     public var accelerometerOffset: Vector3
     /// Accelerometer sensitivity relative to nominal (1 = datasheet LSB/g), per axis.
@@ -17,10 +19,11 @@ public struct Calibration: Hashable, Sendable, Codable {
     /// How the sensor sits on the shin, when it was measured.
     public var mounting: Mounting?
 
-    public init(gyroBias: Vector3 = .zero, accelerometerOffset: Vector3 = .zero,
+    public init(gyroBias: Vector3 = .zero, gyroScale: Vector3 = Vector3(1, 1, 1), accelerometerOffset: Vector3 = .zero,
                 accelerometerScale: Vector3 = Vector3(1, 1, 1), mounting: Mounting? = nil) {
         self.version = Self.currentVersion
         self.gyroBias = gyroBias
+        self.gyroScale = gyroScale
         self.accelerometerOffset = accelerometerOffset
         self.accelerometerScale = accelerometerScale
         self.mounting = mounting
@@ -35,7 +38,7 @@ public struct Calibration: Hashable, Sendable, Codable {
         InertialSample(
             time: raw.time,
             acceleration: (raw.acceleration - accelerometerOffset).divided(by: accelerometerScale),
-            rotationRate: raw.rotationRate - gyroBias)
+            rotationRate: (raw.rotationRate - gyroBias).divided(by: gyroScale))
     }
 
     /// Problems that make the values unusable, e.g. from a damaged or foreign file; empty when valid.
@@ -44,12 +47,15 @@ public struct Calibration: Hashable, Sendable, Codable {
         if version != Self.currentVersion {
             problems.append("format version \(version) (this program reads version \(Self.currentVersion))")
         }
-        let all = [gyroBias, accelerometerOffset, accelerometerScale]
+        let all = [gyroBias, gyroScale, accelerometerOffset, accelerometerScale]
         if all.contains(where: { !($0.x.isFinite && $0.y.isFinite && $0.z.isFinite) }) {
             problems.append("a value is not a finite number")
         }
         if [accelerometerScale.x, accelerometerScale.y, accelerometerScale.z].contains(where: { !(0.8...1.2).contains($0) }) {
             problems.append("accelerometer scale outside 0.8…1.2 (datasheet tolerance is ±3 %)")
+        }
+        if [gyroScale.x, gyroScale.y, gyroScale.z].contains(where: { !(0.9...1.1).contains($0) }) {
+            problems.append("gyro scale outside 0.9…1.1 (datasheet tolerance is ±3 %)")
         }
         if accelerometerOffset.maximumMagnitude > 0.5 {
             problems.append("accelerometer offset above 0.5 g (datasheet tolerance is ±80 mg)")

@@ -45,6 +45,8 @@ public struct MeasurementSession: Sendable {
     public let knownMounting: Mounting?
 
     private var flags: QualityFlags = []
+    private let cosineOfMotionThreshold: Double
+    private let cosineOfReturnTolerance: Double
     private var firstTime: Double?
     private var lastTime = 0.0
     private var startGravity = Vector3.unitZ
@@ -64,7 +66,10 @@ public struct MeasurementSession: Sendable {
         self.parameters = parameters
         self.filter = GravityFilter(parameters: fusion)
         self.knownMounting = mounting
-        gravities.reserveCapacity(Int(max(1, parameters.timeout * parameters.reservedSampleRate)))
+        cosineOfMotionThreshold = cos(parameters.motionThreshold * Double.pi / 180)
+        cosineOfReturnTolerance = cos(parameters.returnTolerance * Double.pi / 180)
+        // Capped (ten minutes at 200 Hz) so that an unbounded time-out does not reserve without limit.
+        gravities.reserveCapacity(Int(min(max(1, parameters.timeout * parameters.reservedSampleRate), 120_000)))
     }
 
     /// Whether the session has ended.
@@ -76,6 +81,10 @@ public struct MeasurementSession: Sendable {
     /// Degrees between the current gravity direction and the start pose's: how far the leg is from
     /// where it started, in any direction (for feedback while measuring).
     public var tiltFromStart: Double { filter.gravity.angle(to: startGravity) * 180 / Double.pi }
+
+    // Tilt tests against precomputed cosines: no trigonometry per sample.
+    private var hasLeftStart: Bool { filter.gravity.dot(startGravity) < cosineOfMotionThreshold }
+    private var isBackAtStart: Bool { filter.gravity.dot(startGravity) >= cosineOfReturnTolerance }
 
     /// Feeds one calibrated sample; ignored once the session has finished.
     /// - Returns: the phase after the sample.
@@ -102,16 +111,16 @@ public struct MeasurementSession: Sendable {
             if filter.isAtRest {
                 startEstablished = true
                 phase = .ready
-            } else if tiltFromStart > parameters.motionThreshold {
+            } else if hasLeftStart {
                 // The leg left before it was ever at rest: measure from its last still pose.
                 flags.insert(.movedAtStart)
                 startEstablished = true
                 phase = .moving
             }
         case .ready:
-            if tiltFromStart > parameters.motionThreshold { phase = .moving }
+            if hasLeftStart { phase = .moving }
         case .moving:
-            if tiltFromStart <= parameters.returnTolerance && filter.isAtRest {
+            if filter.isAtRest && isBackAtStart {
                 finish(.returned)
             }
         case .finished:

@@ -45,10 +45,12 @@ public struct RestDetector: Sendable {
         let k = interval / (parameters.restFilterTimeConstant + interval)
         referenceRotationRate += (rotationRate - referenceRotationRate) * k
         referenceAcceleration += (acceleration - referenceAcceleration) * k
-        isStill = (rotationRate - referenceRotationRate).length <= parameters.restGyroThreshold
-            && (acceleration - referenceAcceleration).length <= parameters.restAccelerationThreshold
-            && (knownBias.map { (referenceRotationRate - $0).length <= parameters.restGyroThreshold }
-                ?? (referenceRotationRate.length <= parameters.maximumBias))
+        let gyroLimit = parameters.restGyroThreshold * parameters.restGyroThreshold
+        isStill = (rotationRate - referenceRotationRate).lengthSquared <= gyroLimit
+            && (acceleration - referenceAcceleration).lengthSquared
+                <= parameters.restAccelerationThreshold * parameters.restAccelerationThreshold
+            && (knownBias.map { (referenceRotationRate - $0).lengthSquared <= gyroLimit }
+                ?? (referenceRotationRate.lengthSquared <= parameters.maximumBias * parameters.maximumBias))
         stillDuration = isStill ? stillDuration + interval : 0
     }
 }

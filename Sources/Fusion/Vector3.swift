@@ -27,7 +27,11 @@ public struct Vector3: Hashable, Sendable, Codable {
 
     /// The Euclidean length.
     @inlinable
-    public var length: Double { (x * x + y * y + z * z).squareRoot() }
+    public var length: Double { lengthSquared.squareRoot() }
+
+    /// The squared Euclidean length (cheaper than ``length`` for comparisons).
+    @inlinable
+    public var lengthSquared: Double { x * x + y * y + z * z }
 
     /// The vector scaled to length 1, or `nil` when its length is 0 or not finite.
     @inlinable
@@ -58,12 +62,24 @@ public struct Vector3: Hashable, Sendable, Codable {
     /// `self` rotated by the rotation vector `rotation` (axis times angle, radians), Rodrigues' formula.
     @inlinable
     public func rotated(by rotation: Vector3) -> Vector3 {
-        let angle = rotation.length
-        guard angle > 0 else { return self }
-        let axis = rotation / angle
-        let cosine = cos(angle)
-        let sine = sin(angle)
-        return self * cosine + axis.cross(self) * sine + axis * (axis.dot(self) * (1 - cosine))
+        // v cos φ + (r × v) sin φ / φ + r (r · v)(1 − cos φ) / φ², with r = axis × φ. The per-sample
+        // turns of a gyro are small, where the Taylor series (in φ², so no square root) is exact to
+        // rounding and several times cheaper than sin and cos.
+        let angleSquared = rotation.dot(rotation)
+        let cosine, sineOverAngle, versineOverAngleSquared: Double
+        if angleSquared < 0.01 {
+            let a2 = angleSquared, a4 = a2 * a2, a6 = a4 * a2
+            cosine = 1 - a2 / 2 + a4 / 24 - a6 / 720 + a4 * a4 / 40320
+            sineOverAngle = 1 - a2 / 6 + a4 / 120 - a6 / 5040 + a4 * a4 / 362_880
+            versineOverAngleSquared = 0.5 - a2 / 24 + a4 / 720 - a6 / 40320 + a4 * a4 / 3_628_800
+        } else {
+            let angle = angleSquared.squareRoot()
+            cosine = cos(angle)
+            sineOverAngle = sin(angle) / angle
+            versineOverAngleSquared = (1 - cosine) / angleSquared
+        }
+        return self * cosine + rotation.cross(self) * sineOverAngle
+            + rotation * (rotation.dot(self) * versineOverAngleSquared)
     }
 
     @inlinable public static func + (a: Vector3, b: Vector3) -> Vector3 { Vector3(a.x + b.x, a.y + b.y, a.z + b.z) }

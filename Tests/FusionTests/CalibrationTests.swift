@@ -100,3 +100,29 @@ struct CalibrationTests {
         #expect(calibration.problems.count == 2)
     }
 }
+
+struct GyroScaleCalibrationTests {
+    /// Still, a 90° turn about one sensor axis, still, back, still: with the gyro reading `scale` high.
+    private func turns(scale: Vector3) -> [[InertialSample]] {
+        [Vector3(0, 0, 1.2), Vector3.zero, Vector3(1.0, 0.3, 0)].enumerated().map { index, mounting in
+            var imu = SyntheticIMU(motion: .kneeExtension(peak: 90, still: 3, rise: 1.5, hold: 3, fall: 1.5),
+                                   mounting: mounting, leverArm: 0, gyroNoise: 0.05, accelerationNoise: 0.003,
+                                   seed: UInt64(index + 1))
+            imu.sampleRate = 200
+            return imu.samples().map {
+                InertialSample(time: $0.time, acceleration: $0.acceleration, rotationRate: $0.rotationRate.scaled(by: scale))
+            }
+        }
+    }
+
+    @Test func recoversTheSensitivityOfEachAxis() throws {
+        let truth = Vector3(1.025, 0.98, 1.012)
+        let scale = try Calibration.gyroScale(recordings: turns(scale: truth))
+        #expect((scale - truth).maximumMagnitude < 0.002)
+    }
+
+    @Test func refusesTurnsAboutOneAxisOnly() {
+        let one = Array(turns(scale: Vector3(1, 1, 1)).prefix(1))
+        #expect(throws: CalibrationError.posesNotSpread) { try Calibration.gyroScale(recordings: one) }
+    }
+}

@@ -1,0 +1,201 @@
+import Fusion
+import Sensor
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One simulated measurement with ground truth: a sensor with datasheet errors is calibrated the way
+/// the device calibrates (a still window for the gyro, six faces for the accelerometer) at a cooler
+/// die temperature, strapped at a random rotation, and read through the MPU-6050 driver while the
+/// patient extends the knee. The samples go through the same pipeline as `romdev measure`.
+public struct AccuracyTrial: Sendable {
+    /// How the host reads the FIFO.
+    public enum HostLoad: String, Sendable {
+        /// A read every 50 ms.
+        case idle
+        /// Reads 5–100 ms apart, and one in ten after a stall of 0.2–0.4 s (within the FIFO's 0.43 s
+        /// at 200 Hz).
+        case loaded
+    }
+
+    public var seed: UInt64
+    public var load: HostLoad
+    /// Whether the gyro has the datasheet's sensitivity and sample-clock errors (which the still and
+    /// six-face calibration cannot see); off, it shows what those errors cost.
+    public var gyroScaleErrors = true
+
+    public init(seed: UInt64, load: HostLoad) {
+        self.seed = seed
+        self.load = load
+    }
+
+    /// What came out, against the truth.
+    public struct Outcome: Sendable {
+        public var trueRange: Double
+        public var result: RangeOfMotionResult?
+        public var endReason: MeasurementSession.EndReason?
+        /// `result.range − trueRange`, degrees; `nan` without a result.
+        public var rangeError: Double { (result?.range ?? .nan) - trueRange }
+        /// Squared gravity-direction errors (degrees²) summed over the samples in motion, and their count.
+        public var motionSquaredError: Double
+        public var motionSamples: Int
+        public var samples: Int
+        public var lostSamples: Int
+    }
+
+    /// The trial's calibrated samples with the true inclination of each (degrees), the true mounting
+    /// (board → shank axes) and the rest inclination.
+    public struct Recording: Sendable {
+        public var samples: [InertialSample]
+        public var truth: [Double]
+        public var mounting: Rotation
+        public var restDegrees: Double
+        public var lostSamples: Int
+    }
+
+    /// Calibrates the simulated sensor and records the trial's motion through the driver.
+    /// - Throws: `MPU6050Error` if the simulated driver fails (it should not).
+    public func record() throws -> Recording {
+        var random = SplitMix64(seed: seed &* 0x9E37_79B9 &+ 17)
+        var errors = SensorErrorModel.datasheet(seed: seed)
+        if !gyroScaleErrors {
+            errors.gyroScaleError = .zero
+            errors.sampleClockError = 0
+        }
+        let calibration = try calibrate(errors: errors, random: &random)
+
+        let rest = uniform(-5, 15, &random)
+        let movement = KneeExtension(
+            restDegrees: rest, peakDegrees: uniform(45, 110, &random),
+            peakSpeedDegreesPerSecond: uniform(45, 200, &random), holdSeconds: uniform(0.5, 2.5, &random),
+            returnDegrees: rest + uniform(-3, 3, &random), leadInSeconds: uniform(2, 3, &random),
+            leadOutSeconds: 4.5)
+        let mounting = randomRotation(&random)
+        let scenario = SimulationScenario(
+            motion: MotionModel(movement: .kneeExtension(movement), mounting: mounting, thighMovement: .small),
+            errors: errors, seed: seed)
+        let recorded = try record(scenario, seconds: movement.durationSeconds, random: &random)
+        return Recording(samples: recorded.samples.map(calibration.corrected), truth: recorded.truth,
+                         mounting: mounting, restDegrees: rest, lostSamples: recorded.lost)
+    }
+
+    /// Runs the trial through a ``MeasurementSession``.
+    /// - Throws: `MPU6050Error` if the simulated driver fails (it should not).
+    public func run() throws -> Outcome {
+        let recorded = try record()
+        let mounting = recorded.mounting, rest = recorded.restDegrees
+        var session = MeasurementSession()
+        var squaredError = 0.0, motionSamples = 0
+        let toBoard = mounting.transposed
+        for (sample, truth) in zip(recorded.samples, recorded.truth) where !session.isFinished {
+            session.update(sample)
+            guard abs(truth - rest) > 1 else { continue }
+            let theta = truth * Double.pi / 180
+            let up = toBoard * SIMD3(sin(theta), 0, cos(theta))
+            let error = session.filter.gravity.angle(to: Vector3(up.x, up.y, up.z)) * 180 / Double.pi
+            squaredError += error * error
+            motionSamples += 1
+        }
+        session.stop()
+        let truths = recorded.truth.filter { !$0.isNaN }
+        let trueRange = (truths.max() ?? 0) - (truths.min() ?? 0)
+        var endReason: MeasurementSession.EndReason?
+        if case .finished(let reason) = session.phase { endReason = reason }
+        return Outcome(
+            trueRange: trueRange, result: session.result(), endReason: endReason,
+            motionSquaredError: squaredError, motionSamples: motionSamples,
+            samples: recorded.samples.count, lostSamples: recorded.lostSamples)
+    }
+
+    /// Gyro bias from 2 s still, accelerometer from six 1 s faces, with the die at a steady 25 °C
+    /// (the measurement then runs warmer, leaving the residual offsets of real use).
+    private func calibrate(errors: SensorErrorModel, random: inout SplitMix64) throws -> Calibration {
+        var cool = errors
+        cool.temperature = .constant(25)
+        func stillMean(_ mounting: Rotation, seconds: Double) throws -> [InertialSample] {
+            let scenario = SimulationScenario(
+                motion: MotionModel(movement: .still(inclinationDegrees: 0), mounting: mounting),
+                errors: cool, seed: random.next())
+            return try record(scenario, seconds: seconds, random: &random).samples
+        }
+        let gyroBias = try Calibration.gyroBias(still: try stillMean(.identity, seconds: 2))
+        let faces: [Rotation] = [
+            .identity, Rotation(axis: [1, 0, 0], angleDegrees: 180),
+            Rotation(axis: [0, 1, 0], angleDegrees: -90), Rotation(axis: [0, 1, 0], angleDegrees: 90),
+            Rotation(axis: [1, 0, 0], angleDegrees: 90), Rotation(axis: [1, 0, 0], angleDegrees: -90),
+        ]
+        var poses: [Vector3] = []
+        for face in faces {
+            let window = try StillWindow(try stillMean(face, seconds: 1))
+            poses.append(window.meanAcceleration)
+        }
+        let accelerometer = try Calibration.accelerometer(poses: poses)
+        var calibration = Calibration(gyroBias: gyroBias, accelerometerOffset: accelerometer.offset,
+                                      accelerometerScale: accelerometer.scale)
+        // Three 90° turns, one about each board axis: still 3 s, turn, still 3 s, turn back, still 3 s.
+        var turns: [[InertialSample]] = []
+        let swing = KneeExtension(restDegrees: 0, peakDegrees: 90, peakSpeedDegreesPerSecond: 90,
+                                  holdSeconds: 3, returnDegrees: 0, leadInSeconds: 3, leadOutSeconds: 3)
+        for hinge in [Rotation(axis: [0, 0, 1], angleDegrees: -90), .identity, Rotation(axis: [1, 0, 0], angleDegrees: 90)] {
+            let scenario = SimulationScenario(
+                motion: MotionModel(movement: .kneeExtension(swing), mounting: hinge), errors: cool, seed: random.next())
+            turns.append(try record(scenario, seconds: swing.durationSeconds, random: &random).samples.map(calibration.corrected))
+        }
+        calibration.gyroScale = try Calibration.gyroScale(recordings: turns)
+        return calibration
+    }
+
+    private struct Recorded {
+        var samples: [InertialSample] = []
+        var truth: [Double] = []
+        var lost = 0
+    }
+
+    /// Reads the scenario through the driver on a manual clock with this trial's host timing.
+    private func record(_ scenario: SimulationScenario, seconds: Double, random: inout SplitMix64) throws -> Recorded {
+        let clock = ManualClock()
+        let simulator = SimulatedMPU6050(scenario: scenario, clock: clock)
+        let sensor = try MPU6050(bus: simulator, address: scenario.address, clock: clock)
+        try sensor.configure(.standard)
+        let total = Int((seconds * Double(MPU6050Configuration.standard.sampleRateHz)).rounded())
+        var recorded = Recorded()
+        recorded.samples.reserveCapacity(total)
+        var covered = 0
+        while covered < total {
+            switch load {
+            case .idle:
+                clock.sleep(seconds: 0.05)
+            case .loaded:
+                let stalled = random.nextUnit() < 0.1
+                clock.sleep(seconds: stalled ? uniform(0.2, 0.4, &random) : uniform(0.005, 0.1, &random))
+            }
+            let batch = try sensor.readSamples()
+            if let gap = batch.gap {
+                recorded.lost += gap.count
+                covered += gap.count
+            }
+            for sample in batch.samples where sample.index < total {
+                recorded.samples.append(InertialSample(
+                    time: sample.timeSeconds,
+                    acceleration: Vector3(sample.accelerationG.x, sample.accelerationG.y, sample.accelerationG.z),
+                    rotationRate: Vector3(sample.angularRateDPS.x, sample.angularRateDPS.y, sample.angularRateDPS.z)))
+                recorded.truth.append(simulator.truthInclinationDegrees(forSampleIndex: sample.index) ?? .nan)
+            }
+            covered += batch.samples.count
+        }
+        return recorded
+    }
+}
+
+private func uniform(_ low: Double, _ high: Double, _ random: inout SplitMix64) -> Double {
+    low + (high - low) * random.nextUnit()
+}
+
+/// A rotation drawn uniformly (a normalised 4-D Gaussian is a uniform unit quaternion).
+private func randomRotation(_ random: inout SplitMix64) -> Rotation {
+    let w = random.nextGaussian()
+    let axis = SIMD3(random.nextGaussian(), random.nextGaussian(), random.nextGaussian())
+    let sine = (axis * axis).sum().squareRoot()
+    return Rotation(axis: axis, angleDegrees: 2 * atan2(sine, w) * 180 / Double.pi)
+}

@@ -1,0 +1,93 @@
+import Fusion
+import FusionAccuracy
+import Sensor
+
+/// Fusion figures: ROM accuracy over seeded simulated sessions (idle and loaded host) and the cost of
+/// fusion per sample.
+enum FusionBench {
+    static let trials = 200
+
+    static func run() {
+        print("== fusion: knee ROM accuracy, \(trials) simulated sessions per row")
+        print("   (datasheet sensor errors, six-face + still calibration at 25 °C, measured warmer;")
+        print("    random mounting, rest −5…15°, peak 45…110°, 45…200 °/s, hold 0.5…2.5 s; driver FIFO at 200 Hz)")
+        print("   host     range |err| p50   p95    max   gravity RMSE in motion  returned  flagged  lost samples")
+        for load in [AccuracyTrial.HostLoad.idle, .loaded] {
+            do {
+                let outcomes = try (0..<UInt64(trials)).map { try AccuracyTrial(seed: $0 + 1, load: load).run() }
+                let s = AccuracySummary(outcomes)
+                print("   \(pad(load.rawValue, 8)) \(f(s.rangeErrorMedian))° \(f(s.rangeError95))° \(f(s.rangeErrorMaximum))°  "
+                      + "\(f(s.gravityRMSE))°                  \(s.returned)/\(s.trials)   \(s.flagged)        \(s.lostSamples)")
+            } catch {
+                print("   \(load.rawValue): simulation failed: \(error)")
+            }
+        }
+        print("   targets: p95 ≤ 1.0°, max ≤ 2.0°, gravity RMSE ≤ 1°")
+        cost()
+    }
+
+    /// Nanoseconds per sample of the filter alone and of the whole session, over a long recording
+    /// replayed many times (release build).
+    static func cost() {
+        guard let outcome = try? longRecording() else {
+            print("   cost: simulation failed")
+            return
+        }
+        let samples = outcome
+        let repetitions = 20
+        let clock = ContinuousClock()
+        var sink = 0.0
+        // Best of five rounds: the figure is the code's cost, not the other processes' load.
+        func best(_ body: () -> Void) -> Duration { (0..<5).map { _ in clock.measure(body) }.min()! }
+        let filterTime = best {
+            for _ in 0..<repetitions {
+                var filter = GravityFilter()
+                for sample in samples { filter.update(sample) }
+                sink += filter.gravity.x
+            }
+        }
+        let sessionTime = best {
+            for _ in 0..<repetitions {
+                var parameters = SessionParameters()
+                parameters.timeout = .infinity
+                var session = MeasurementSession(parameters: parameters)
+                for sample in samples { session.update(sample) }
+                session.stop()
+                sink += session.result()?.range ?? 0
+            }
+        }
+        let count = Double(samples.count * repetitions)
+        print("== fusion: cost per sample (\(samples.count) samples × \(repetitions), best of 5)")
+        print("   GravityFilter.update       \(f(nanoseconds(filterTime) / count)) ns   (target ≤ 200 ns)")
+        print("   MeasurementSession.update  \(f(nanoseconds(sessionTime) / count)) ns   (incl. result at the end)")
+        if sink.isNaN { print("") }
+    }
+
+    /// A 60 s simulated session at 200 Hz (five repetitions of the extension).
+    private static func longRecording() throws -> [InertialSample] {
+        let movement = KneeExtension(peakDegrees: 85, repetitions: 5)
+        let scenario = SimulationScenario(
+            motion: MotionModel(movement: .kneeExtension(movement)), errors: .noiseOnly, seed: 1)
+        let recording = try scenario.record(seconds: 60)
+        return recording.samples.map {
+            InertialSample(time: $0.timeSeconds,
+                           acceleration: Vector3($0.accelerationG.x, $0.accelerationG.y, $0.accelerationG.z),
+                           rotationRate: Vector3($0.angularRateDPS.x, $0.angularRateDPS.y, $0.angularRateDPS.z))
+        }
+    }
+
+    private static func nanoseconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) * 1e9 + Double(duration.components.attoseconds) * 1e-9
+    }
+
+    private static func f(_ value: Double) -> String {
+        guard value.isFinite else { return "  inf" }
+        let rounded = (value * 100).rounded() / 100
+        return pad(String(rounded), 5, left: true)
+    }
+
+    private static func pad(_ text: String, _ width: Int, left: Bool = false) -> String {
+        let padding = String(repeating: " ", count: max(0, width - text.count))
+        return left ? padding + text : text + padding
+    }
+}
