@@ -7,6 +7,7 @@ enum SensorBench {
     static func run() {
         print("== sensor ==")
         decoding()
+        simulatedSessions()
         print("I2C traffic, steady state, simulated bus (60 s sensor time; bring-up excluded):")
         print("  readout            poll    trans/s   bytes/s  clocks/s  busy@100kHz  busy@400kHz")
         for interval in [0.02, 0.05, 0.1] {
@@ -44,6 +45,21 @@ enum SensorBench {
         let count = Double(rounds * records)
         print(String(format: "decode FIFO record → IMUSample: %.1f ns/sample (%d samples; checksum %.3f)",
                      elapsed / count, rounds * records, sink.sum()))
+    }
+
+    /// Whole simulated sessions through the register-level simulator and the driver (what the
+    /// fusion accuracy benchmark runs hundreds of times).
+    private static func simulatedSessions() {
+        let sessions = 20
+        var samples = 0
+        let start = DispatchTime.now().uptimeNanoseconds
+        for seed in 0..<sessions {
+            samples += (try? SimulationScenario.kneeExtension(seed: UInt64(seed)).record().samples.count) ?? 0
+        }
+        let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start)
+        print(String(
+            format: "simulated knee-extension session (driver + simulator, manual clock): %.1f ms/session, %.0f ns/sample (%d sessions, %d samples)",
+            elapsed / Double(sessions) / 1e6, elapsed / Double(samples), sessions, samples))
     }
 
     private static func traffic(configuration: MPU6050Configuration, pollIntervalSeconds: Double?) {

@@ -66,3 +66,15 @@ import Testing
         #expect(steady.truthInclinationDegrees == jittery.truthInclinationDegrees)
     }
 }
+
+@Suite struct RegisterReadoutTests {
+    @Test func pollingTheRegistersDeliversEachSampleOnce() throws {
+        var scenario = SimulationScenario.still(seed: 4)
+        scenario.errors = .noiseOnly
+        let recording = try scenario.record(
+            configuration: MPU6050Configuration.standard.with(readout: .registers), seconds: 2,
+            pollIntervalSeconds: 0.0025)
+        #expect(recording.samples.map(\.index) == Array(0..<400))
+        #expect(recording.samples.allSatisfy { abs($0.accelerationG.z - 1) < 0.02 })
+    }
+}

@@ -130,8 +130,9 @@ extension MPU6050 {
         let bytes = try readBlock(MPU6050Register.interruptStatus, count: 15)
         guard bytes[0] & MPU6050Bits.dataReady != 0 else { return SampleBatch(samples: []) }
         let rate = Double(configuration.sampleRateHz)
-        let index = max(
-            stream.nextIndex, stream.anchorIndex + Int(((clock.now - stream.anchorTime) * rate).rounded(.down)))
+        // Sample n is due (n + 1) periods after the start, so the newest one is floor(elapsed × rate) − 1.
+        let due = Int(((clock.now - stream.anchorTime) * rate).rounded(.down)) - 1
+        let index = max(stream.nextIndex, stream.anchorIndex + due)
         stream.nextIndex = index + 1
         let sample = IMUSample(
             index: index, timeSeconds: Double(index) / rate, accelerationG: decoder.acceleration(bytes, at: 1),
