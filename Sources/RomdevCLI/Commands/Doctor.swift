@@ -1,0 +1,202 @@
+import Foundation
+import LinuxSystem
+import Sensor
+
+extension Command {
+    /// `romdev doctor`: checks the sensor end to end, each check with a fix hint.
+    static let doctor = Command(
+        name: "doctor",
+        abstract: "Check the sensor: bus, address, identity, configuration and a still reading.",
+        discussion: """
+            Runs each check in turn and prints pass or FAIL, with a hint on how to fix a
+            failure; the checks after a failure are skipped. Keep the sensor still while it
+            runs: the last check reads half a second of samples and expects 1 g and no
+            rotation. --simulate checks the simulated sensor lying still.
+
+            Exits 1 when any check fails.
+            """,
+        options: SensorSource.options(defaultScenario: "still") + [DoctorAction.jsonOption],
+        make: { values in
+            DoctorAction(
+                source: try SensorSource(values, defaultScenario: "still"),
+                json: values.isSet(DoctorAction.jsonOption))
+        })
+}
+
+/// `romdev doctor [--json]` with its sensor options.
+public struct DoctorAction: CommandAction, Equatable {
+    static let jsonOption = Option.flag("json", help: "Print the checks as JSON.")
+
+    public var source: SensorSource
+    public var json: Bool
+
+    public init(source: SensorSource, json: Bool) {
+        self.source = source
+        self.json = json
+    }
+
+    public func run(in context: CommandContext) throws {
+        let checks = SensorCheckup(source: source, clock: SystemClock()).run()
+        let failed = checks.filter { $0.status == .fail }.count
+        if json {
+            let report = DoctorReport(
+                source: source.label, address: addressText(source.address), passed: failed == 0, checks: checks)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            context.output.line(String(decoding: try encoder.encode(report), as: UTF8.self))
+        } else {
+            context.output.line("Sensor checks on \(source.label), address \(addressText(source.address)):")
+            for check in checks {
+                let status = check.status == .fail ? "FAIL" : check.status.rawValue
+                context.output.line("  \(status)  \(check.name.padding(toLength: 14, withPad: " ", startingAt: 0)) \(check.detail)")
+                if let hint = check.hint { context.output.line("        fix: \(hint)") }
+            }
+            if failed == 0 { context.output.line("All \(checks.count) checks passed.") }
+        }
+        if failed > 0 {
+            throw CommandFailure("\(failed) of \(checks.count) sensor checks failed")
+        }
+    }
+}
+
+/// The JSON form of a checkup.
+struct DoctorReport: Encodable {
+    var source: String
+    var address: String
+    var passed: Bool
+    var checks: [DoctorCheck]
+}
+
+/// One check's outcome.
+struct DoctorCheck: Encodable, Equatable {
+    enum Status: String, Encodable {
+        case pass, fail, skip
+    }
+
+    var name: String
+    var status: Status
+    var detail: String
+    var hint: String?
+}
+
+/// Runs the sensor checks in order: bus, adapter, device, identity, configuration, sampling, at rest.
+struct SensorCheckup {
+    static let names = ["bus", "adapter", "device", "identity", "configuration", "sampling", "at rest"]
+    /// Sensor-clock time of the sample check.
+    static let sampleSeconds = 0.5
+
+    let source: SensorSource
+    let clock: any MonotonicClock
+
+    func run() -> [DoctorCheck] {
+        var checks: [DoctorCheck] = []
+        func pass(_ detail: String) {
+            checks.append(DoctorCheck(name: Self.names[checks.count], status: .pass, detail: detail))
+        }
+        func fail(_ detail: String, hint: String?) -> [DoctorCheck] {
+            checks.append(DoctorCheck(name: Self.names[checks.count], status: .fail, detail: detail, hint: hint))
+            return checks + Self.names.dropFirst(checks.count).map {
+                DoctorCheck(name: $0, status: .skip, detail: "not checked after the failure above")
+            }
+        }
+
+        let opened: OpenedSensorBus
+        do {
+            opened = try source.openBus(clock: clock)
+        } catch {
+            return fail(error.description, hint: error.hint)
+        }
+        let bus = opened.bus
+        pass("\(bus.devicePath) opened")
+
+        do {
+            let missing = I2CFunctionality.mpu6050Driver.subtracting(try bus.functionality())
+            guard missing.isEmpty else {
+                return fail(
+                    MPU6050Error.adapterLacksFunctionality(devicePath: bus.devicePath, missing: missing).description,
+                    hint: "use the SoC's I2C controller (i2c_arm on a Raspberry Pi), not a bit-banged or SMBus-only adapter")
+            }
+        } catch {
+            return fail(error.description, hint: error.hint)
+        }
+        pass("SMBus byte data and I2C block reads supported")
+
+        let sensor: MPU6050
+        do {
+            sensor = try MPU6050(bus: bus, address: source.address, clock: clock)
+            let part = try sensor.identify()
+            pass("\(addressText(source.address)) acknowledged")
+            pass("\(part.rawValue) (WHO_AM_I \(addressText(part.whoAmI)))")
+        } catch {
+            if case .unexpectedIdentity = error {
+                pass("\(addressText(source.address)) acknowledged")
+            }
+            return fail(error.description, hint: error.hint)
+        }
+
+        do {
+            try sensor.configure(.standard)
+            let readBack = try sensor.readConfiguration()
+            guard readBack == .standard else {
+                return fail(
+                    "read back \(readBack.map(\.description) ?? "unknown values") after writing \(MPU6050Configuration.standard)",
+                    hint: "power-cycle the sensor; if it persists, check wiring and supply voltage")
+            }
+            pass("\(MPU6050Configuration.standard) written and read back")
+        } catch {
+            return fail(error.description, hint: error.hint)
+        }
+
+        var samples: [IMUSample] = []
+        var lost = 0
+        do {
+            try sensor.record(seconds: Self.sampleSeconds) { batch in
+                samples += batch.samples
+                lost += batch.gap?.count ?? 0
+            }
+        } catch {
+            return fail(
+                "\(samples.count) samples, then: \(error)", hint: (error as? MPU6050Error)?.hint)
+        }
+        let expected = Int(Self.sampleSeconds * Double(MPU6050Configuration.standard.sampleRateHz))
+        let temperature = samples.last?.temperatureCelsius ?? .nan
+        guard samples.count == expected, lost == 0, (-40...85).contains(temperature) else {
+            return fail(
+                "\(samples.count) of \(expected) samples, \(lost) lost, die at \(format(temperature, 1)) °C",
+                hint: "the FIFO lost samples or the temperature is implausible: check the supply voltage "
+                    + "and that nothing else uses the bus")
+        }
+        pass("\(samples.count) samples in \(format(Self.sampleSeconds, 2)) s on the sensor clock, die at \(format(temperature, 1)) °C")
+
+        let count = Double(samples.count)
+        let meanAcceleration = samples.map(\.accelerationG).reduce(.zero, +) / count
+        let meanRate = samples.map(\.angularRateDPS).reduce(.zero, +) / count
+        let rateVariance = samples.map { ($0.angularRateDPS - meanRate) * ($0.angularRateDPS - meanRate) }
+            .reduce(.zero, +) / count
+        let gravity = (meanAcceleration * meanAcceleration).sum().squareRoot()
+        let offset = max(abs(meanRate.x), abs(meanRate.y), abs(meanRate.z))
+        let noise = rateVariance.max().squareRoot()
+        let detail = "|a| = \(format(gravity, 3)) g, gyro mean (\(format(meanRate.x, 2)), \(format(meanRate.y, 2)), "
+            + "\(format(meanRate.z, 2))) °/s, noise \(format(noise, 3)) °/s rms"
+        // Limits from the datasheet: zero-g offsets ≤ 80 mg and scale ±3 % (so 1 g reads within
+        // ±0.15 g), gyro zero-rate output ±20 °/s; at rest the gyro noise is ~0.03 °/s rms.
+        guard (0.85...1.15).contains(gravity), offset <= 25, noise <= 1 else {
+            return fail(
+                detail,
+                hint: "keep the sensor still on a flat surface while checking; if it was still, |a| far "
+                    + "from 1 g or a gyro offset beyond ±20 °/s (the datasheet tolerance) means a faulty sensor")
+        }
+        pass(detail)
+        return checks
+    }
+}
+
+/// `0x68`.
+func addressText(_ value: UInt8) -> String {
+    String(format: "0x%02X", value)
+}
+
+/// A number with a fixed count of decimals.
+func format(_ value: Double, _ decimals: Int) -> String {
+    String(format: "%.\(decimals)f", value)
+}
