@@ -78,3 +78,38 @@ import Testing
         #expect(recording.samples.allSatisfy { abs($0.accelerationG.z - 1) < 0.02 })
     }
 }
+
+@Suite struct PartVariantTests {
+    @Test(arguments: [MPU6050Part.mpu6500, .mpu9250, .icm20602, .icm20689])
+    func newerPartsRecordWithTheirOwnTemperatureFormula(part: MPU6050Part) throws {
+        var scenario = SimulationScenario.still(seed: 6)
+        scenario.part = part
+        scenario.errors = .noiseOnly
+        scenario.errors.temperature = .constant(31.5)
+        let recording = try scenario.record(seconds: 1)
+        #expect(recording.samples.count == 200)
+        #expect(recording.samples.allSatisfy { abs($0.temperatureCelsius - 31.5) < 0.01 })
+        #expect(recording.samples.allSatisfy { abs($0.accelerationG.z - 1) < 0.02 })
+    }
+
+    @Test func sensorAtTheAlternateAddress() throws {
+        var scenario = SimulationScenario.still(seed: 6)
+        scenario.address = 0x69
+        #expect(try scenario.record(seconds: 0.5).samples.count == 100)
+        let clock = ManualClock()
+        let sensor = try MPU6050(bus: SimulatedMPU6050(scenario: scenario, clock: clock), clock: clock)
+        #expect(throws: MPU6050Error.self) { try sensor.identify() }
+    }
+
+    @Test func accelerometerFilterFollowsAccelConfig2OnNewerParts() throws {
+        // A fast swing: the accelerometer lags by its own filter's delay (11.8 ms at 41 Hz on the
+        // MPU-6500, 4.9 ms at 44 Hz on the MPU-6050), so the readings differ between the parts.
+        func samples(_ part: MPU6050Part) throws -> [SIMD3<Double>] {
+            var scenario = SimulationScenario.kneeExtension(seed: 1, peakDegrees: 90)
+            scenario.part = part
+            scenario.errors = .ideal
+            return try scenario.record(seconds: 4).samples.map(\.accelerationG)
+        }
+        #expect(try samples(.mpu6050) != samples(.mpu6500))
+    }
+}

@@ -46,13 +46,30 @@ extension SimulatedMPU6050 {
 
     /// - Parameter t: Scenario time: seconds on the sensor's sample clock since sampling last
     ///   started, so the samples depend on the sample number only, never on host timing.
+    /// Gyro and accelerometer bandwidth (Hz) and group delay (s) for the current filter registers.
+    /// MPU-6050: DLPF_CFG for both (register map §4.3). Newer parts: DLPF_CFG for the gyro and
+    /// A_DLPF_CFG in ACCEL_CONFIG2 for the accelerometer (MPU-6500 register map §4.6–4.7, used for
+    /// the ICM parts too).
+    private var lowPassFilters: (gyroHz: Double, gyroDelay: Double, accelHz: Double, accelDelay: Double) {
+        let code = Int(lowPassCode)
+        guard scenario.part.hasAccelConfiguration2 else {
+            let index = code == 7 ? 0 : code
+            return (
+                [256.0, 188, 98, 42, 20, 10, 5][index], [0.98, 1.9, 2.8, 4.8, 8.3, 13.4, 18.6][index] / 1000,
+                [260.0, 184, 94, 44, 21, 10, 5][index], [0.0, 2.0, 3.0, 4.9, 8.5, 13.8, 19.0][index] / 1000
+            )
+        }
+        let accelCode = Int(registers[Int(MPU6050Register.accelConfiguration2)] & 0x07)
+        return (
+            [250.0, 184, 92, 41, 20, 10, 5, 3600][code], [0.97, 2.9, 3.9, 5.9, 9.9, 17.85, 33.48, 0.17][code] / 1000,
+            [460.0, 184, 92, 41, 20, 10, 5, 460][accelCode],
+            [1.94, 5.80, 7.80, 11.80, 19.80, 35.70, 66.96, 1.94][accelCode] / 1000
+        )
+    }
+
     private func takeSample(at t: Double) {
         let errors = scenario.errors
-        let code = Int(lowPassCode == 7 ? 0 : lowPassCode)
-        let gyroBandwidth = [256.0, 188, 98, 42, 20, 10, 5][code]
-        let accelBandwidth = [260.0, 184, 94, 44, 21, 10, 5][code]
-        let gyroDelay = [0.98, 1.9, 2.8, 4.8, 8.3, 13.4, 18.6][code] / 1000
-        let accelDelay = [0.0, 2.0, 3.0, 4.9, 8.5, 13.8, 19.0][code] / 1000
+        let (gyroBandwidth, gyroDelay, accelBandwidth, accelDelay) = lowPassFilters
 
         let motion = scenario.motion
         let temperature = errors.temperature.celsius(atSeconds: t)
