@@ -52,9 +52,14 @@ extension CareStore {
     /// - Throws: ``CareStoreError/invalidMetadata(key:value:)`` for a value that does not decode.
     public func storeMetadata() throws(CareStoreError) -> StoreMetadata {
         let values = try read { db in
-            try Dictionary(uniqueKeysWithValues: db.fetchAll("SELECT key, value FROM meta").map {
-                (try $0.decode("key", as: String.self), try $0.decode("value", as: String.self))
-            })
+            var values: [String: String] = [:]
+            try db.forEachRow("SELECT key, value FROM meta") { row in
+                guard let key = row.value(at: 0, as: String.self), let value = row.value(at: 1, as: String.self) else {
+                    throw CareStoreError.unreadableRow(table: "meta", reason: "a key or value is not text")
+                }
+                values[key] = value
+            }
+            return values
         }
         func decoded<T>(_ key: MetadataKey, _ decode: (String) -> T?) throws(CareStoreError) -> T? {
             guard let text = values[key.rawValue] else { return nil }

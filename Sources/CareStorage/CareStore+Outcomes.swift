@@ -80,14 +80,17 @@ extension CareStore {
 
     /// The live outcomes a query selects, ordered by event start, with their task ids.
     ///
-    /// - Throws: ``CareStoreError/emptyInterval(start:end:)`` for an interval that is not
-    ///   `start < end`.
+    /// - Throws: ``CareStoreError/unknownTask(id:)`` for a task id never added,
+    ///   ``CareStoreError/emptyInterval(start:end:)`` for an interval that is not `start < end`.
     public func fetchOutcomes(_ query: OutcomeQuery = OutcomeQuery()) throws(CareStoreError) -> [StoredOutcome] {
         if let interval = query.dateInterval, !(interval.start < interval.end) {
             throw .emptyInterval(start: interval.start, end: interval.end)
         }
         return try read { db in
-            try Self.outcomes(
+            for id in query.taskIDs where try db.fetchOne("SELECT 1 FROM task WHERE id = ?", [id]) == nil {
+                throw CareStoreError.unknownTask(id: id)
+            }
+            return try Self.outcomes(
                 OutcomeFilter(taskIDs: query.taskIDs.isEmpty ? nil : query.taskIDs, interval: query.dateInterval), in: db
             ).map { StoredOutcome(taskID: $0.taskID, outcome: $0.outcome) }
         }

@@ -99,8 +99,9 @@ extension CareStoreError {
             self = .storeTooNew(storeVersion: storeVersion, supportedVersion: supportedVersion)
         case let error as MigrationError:
             self = .database(DatabaseError(resultCode: .SQLITE_ERROR, message: error.description))
-        case let error as RowDecodingError: self = .unreadableRow(table: "?", reason: error.description)
-        default: self = .unreadableRow(table: "?", reason: String(describing: error))
+        // Row readers name their table; these are the leftovers (the migrations table…).
+        case let error as RowDecodingError: self = .unreadableRow(table: "schema_migrations", reason: error.description)
+        default: self = .unreadableRow(table: "unknown", reason: String(describing: error))
         }
     }
 }

@@ -162,5 +162,8 @@ import Testing
         let atEnd = DateInterval(start: fixture.date(2026, 3, 2, 10), end: fixture.date(2026, 3, 2, 11))
         #expect(try store.fetchOutcomes(OutcomeQuery(taskIDs: ["checkin"], dateInterval: atEnd)).count == 1)
         #expect(try store.fetchOutcomes(OutcomeQuery(taskIDs: ["checkin"])).count == 5)
+        #expect { try store.fetchOutcomes(OutcomeQuery(taskIDs: ["nope"])) } throws: {
+            if case CareStoreError.unknownTask(id: "nope") = $0 { true } else { false }
+        }
     }
 }
