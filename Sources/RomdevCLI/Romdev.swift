@@ -6,6 +6,10 @@ public enum Romdev {
     /// Every command, in the order `romdev --help` lists them. Adding a command is one file in
     /// `Commands/` defining a ``Command`` plus one line here.
     public static let commands: [Command] = [
+        InitCommand.command,
+        OnboardCommand.command,
+        CheckinCommand.command,
+        TodayCommand.command,
         .doctor,
         .record,
     ]

@@ -31,18 +31,22 @@ public struct CommandFailure: Error, Equatable, Sendable, CustomStringConvertibl
     }
 }
 
-/// Runs `body`, turning any error other than a ``CommandFailure`` into one that says `what` failed
-/// and why (the error's description).
+/// An error that knows what the user can do about it.
+public protocol HintedError: Error {
+    /// What to do, or nil.
+    var hint: String? { get }
+}
+
+/// Runs `body`, turning any error other than a ``CommandFailure`` into one that says `what` failed,
+/// why (the error's description) and, for a ``HintedError``, what to do.
 ///
-/// - Parameters:
-///   - what: What the body does, phrased as a failure: "could not open the care store at /x".
-///   - hint: What to do when it fails.
-public func attempt<T>(_ what: @autoclosure () -> String, hint: String? = nil, _ body: () throws -> T) throws -> T {
+/// - Parameter what: What the body does, phrased as a failure: "could not record the check-in".
+public func attempt<T>(_ what: @autoclosure () -> String, _ body: () throws -> T) throws -> T {
     do {
         return try body()
     } catch let failure as CommandFailure {
         throw failure
     } catch {
-        throw CommandFailure(what(), why: "\(error)", hint: hint)
+        throw CommandFailure(what(), why: "\(error)", hint: (error as? HintedError)?.hint)
     }
 }

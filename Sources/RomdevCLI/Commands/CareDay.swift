@@ -1,0 +1,35 @@
+import Care
+import CareStorage
+import Foundation
+
+/// Helpers for commands that work on one local day of the store's calendar.
+enum CareDay {
+    /// The day named by `argument`, or the day of `now`, as CareKit's day interval (00:00:00 to
+    /// 23:59:59 local time).
+    static func interval(_ argument: DateArgument?, now: Date, calendar: Calendar) throws -> DateInterval {
+        guard let argument else { return calendar.dayInterval(containing: now) }
+        guard let start = argument.startOfDay(in: calendar) else {
+            throw CommandFailure("the day \(argument) does not exist in \(calendar.timeZone.identifier)")
+        }
+        return calendar.dayInterval(containing: start)
+    }
+
+    /// The first event of a task on a day, or a failure saying there is none.
+    static func firstEvent(of taskID: String, on day: DateInterval, in store: CareStore, doing what: String) throws -> Event {
+        let events = try attempt(what) { try store.fetchEvents(taskID: taskID, from: day.start, to: day.end) }
+        guard let event = events.first else {
+            let dayText = LocalTime.day(day.start, calendar: store.calendar)
+            throw CommandFailure(what, why: "task '\(taskID)' has no event on \(dayText)",
+                                 hint: "'romdev events --task \(taskID) --from DATE --to DATE' lists its events")
+        }
+        return event
+    }
+
+    /// The store must hold the Recover plan (seeded by `romdev init`).
+    static func requirePlan(_ store: CareStore, doing what: String) throws {
+        let settings = try attempt(what) { try store.carePlanSettings() }
+        if settings == nil {
+            throw CommandFailure(what, why: "the store has no care plan", hint: "run 'romdev init' first")
+        }
+    }
+}

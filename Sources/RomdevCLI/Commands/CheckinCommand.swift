@@ -1,0 +1,65 @@
+import Care
+import CareStorage
+import Foundation
+
+/// `romdev checkin`: records the day's pain and sleep answers.
+struct CheckinCommand: CommandAction, Hashable {
+    static let pain = Option.value("pain", valueName: "n", help: "Pain from 1 (least) to 10 (worst), a whole number.", isRequired: true)
+    static let sleep = Option.value("sleep", valueName: "hours", help: "Hours of sleep last night, 0 to 12 in steps of 0.5.", isRequired: true)
+    static let date = Option.value("date", valueName: "date", help: "The day of the check-in (default: today).")
+
+    static let command = Command(
+        name: "checkin", abstract: "Record the daily check-in: pain and sleep.",
+        discussion: """
+            Records the outcome of the day's checkin event with two values: pain (kind
+            checkin.form.pain, integer) and sleep (kind checkin.form.sleep, double, units h).
+            A day has one check-in; delete it with 'romdev outcome delete' to record it again.
+            """,
+        options: [pain, sleep, date] + StoreOptions.options,
+        make: { try CheckinCommand($0) })
+
+    var painScore: Double
+    var sleepHours: Double
+    var day: DateArgument?
+    var store: StoreOptions
+
+    init(painScore: Double, sleepHours: Double, day: DateArgument?, store: StoreOptions) {
+        self.painScore = painScore
+        self.sleepHours = sleepHours
+        self.day = day
+        self.store = store
+    }
+
+    init(_ values: ParsedValues) throws {
+        painScore = try values.required(Self.pain, Self.number)
+        sleepHours = try values.required(Self.sleep, Self.number)
+        day = try values.value(Self.date, DateArgument.parse)
+        store = StoreOptions(values)
+    }
+
+    /// A finite decimal number; ranges are the care rules' to check.
+    static func number(_ text: String) -> Double? {
+        guard let value = Double(text), value.isFinite else { return nil }
+        return value
+    }
+
+    func run(in context: CommandContext) throws {
+        let what = "could not record the check-in"
+        // The answers are checked before the store is opened: a refused answer changes nothing.
+        let checkIn = try attempt(what) { try CheckIn(pain: painScore, sleepHours: sleepHours) }
+        let careStore = try store.open(in: context)
+        try CareDay.requirePlan(careStore, doing: what)
+        let calendar = careStore.calendar
+        let now = context.now()
+        let interval = try CareDay.interval(day, now: now, calendar: calendar)
+        let event = try CareDay.firstEvent(of: RecoverCarePlan.TaskID.checkin, on: interval, in: careStore, doing: what)
+        let values = checkIn.outcomeValues(createdDate: now)
+        try attempt(what) {
+            try careStore.addOutcome(
+                NewOutcome(taskUUID: event.task.uuid, occurrence: event.scheduleEvent.occurrence, values: values), now: now)
+        }
+        context.output.line(
+            "Recorded the check-in for \(LocalTime.day(interval.start, calendar: calendar))"
+                + " (occurrence \(event.scheduleEvent.occurrence)): " + CareOutput.summary(values, calendar: calendar))
+    }
+}

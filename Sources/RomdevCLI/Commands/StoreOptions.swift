@@ -1,0 +1,69 @@
+import Care
+import CareStorage
+import Foundation
+
+/// The store selection every care command takes: `--store PATH`, else the rules of
+/// `StorePath.resolve` (`$ROMDEV_STORE`, the system store, the user's data directory).
+struct StoreOptions: Hashable {
+    static let store = Option.value(
+        "store", valueName: "path",
+        help: "The care store file. Default: $ROMDEV_STORE, else /var/lib/romdev/care.sqlite when writable, else $XDG_DATA_HOME/romdev/care.sqlite.")
+
+    /// The options, for a command's option list.
+    static let options = [store]
+
+    /// The `--store` value, if given.
+    let path: String?
+
+    init(_ values: ParsedValues) {
+        path = values.string(Self.store)
+    }
+
+    init(path: String?) {
+        self.path = path
+    }
+
+    /// Where the store is for this context.
+    func resolve(in context: CommandContext) -> StorePath {
+        StorePath.resolve(
+            option: path, environment: context.environment,
+            homeDirectory: context.environment["HOME"] ?? NSHomeDirectory(),
+            isWritableDirectory: { path in
+                var isDirectory: ObjCBool = false
+                return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+                    && isDirectory.boolValue && FileManager.default.isWritableFile(atPath: path)
+            })
+    }
+
+    /// Opens the store.
+    ///
+    /// - Parameters:
+    ///   - create: Create the store when it does not exist (only `init` does); otherwise a missing
+    ///     store is a failure that points to `romdev init`.
+    ///   - timeZone: The zone that defines days until the store records its own.
+    func open(in context: CommandContext, create: Bool = false, timeZone: TimeZone? = nil) throws -> CareStore {
+        let location = resolve(in: context)
+        if !create, !FileManager.default.fileExists(atPath: location.path) {
+            throw CommandFailure(
+                "no care store at \(location.path) (from \(location.source.rawValue))",
+                hint: "run 'romdev init' to create it, or choose another with --store or ROMDEV_STORE")
+        }
+        return try attempt("could not open the care store at \(location.path)") {
+            try CareStore(path: location.path, timeZone: timeZone ?? context.defaultTimeZone)
+        }
+    }
+}
+
+extension CareStoreError: HintedError {
+    /// What to do for the failures a user can do something about.
+    public var hint: String? {
+        switch self {
+        case .onboardingRequired: "run 'romdev onboard --consent-by NAME' first"
+        case .unknownTask: "'romdev tasks' lists the tasks"
+        case .care(.duplicateOutcome): "delete it first with 'romdev outcome delete --task ID --occurrence N'"
+        case .care(.updateWouldOrphanOutcomes): "pass a later --effective date"
+        case .storeTooNew: "install the newer romdev that wrote this store"
+        default: nil
+        }
+    }
+}
