@@ -10,6 +10,13 @@ public enum Romdev {
         OnboardCommand.command,
         CheckinCommand.command,
         TodayCommand.command,
+        TasksCommand.command,
+        TaskCommand.command,
+        EventsCommand.command,
+        OutcomesCommand.command,
+        OutcomeCommand.command,
+        AdherenceCommand.command,
+        ExportCommand.command,
         .doctor,
         .record,
     ]

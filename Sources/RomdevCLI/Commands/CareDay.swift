@@ -14,6 +14,14 @@ enum CareDay {
         return calendar.dayInterval(containing: start)
     }
 
+    /// The instant a date argument names in the store's calendar.
+    static func instant(_ argument: DateArgument, calendar: Calendar, doing what: String) throws -> Date {
+        guard let date = argument.date(in: calendar) else {
+            throw CommandFailure(what, why: "the date \(argument) does not exist in \(calendar.timeZone.identifier)")
+        }
+        return date
+    }
+
     /// The first event of a task on a day, or a failure saying there is none.
     static func firstEvent(of taskID: String, on day: DateInterval, in store: CareStore, doing what: String) throws -> Event {
         let events = try attempt(what) { try store.fetchEvents(taskID: taskID, from: day.start, to: day.end) }

@@ -72,11 +72,12 @@ enum CareOutput {
         ])
     }
 
-    /// An event with its outcome: `{"occurrence", "start", "end", "all_day", "text", "outcome"}`,
-    /// `outcome` null when the event has none.
+    /// An event with its outcome: `{"task_uuid", "occurrence", "start", "end", "all_day", "text",
+    /// "outcome"}`, `outcome` null when the event has none.
     static func json(_ event: Event, calendar: Calendar) -> JSONValue {
         let scheduleEvent = event.scheduleEvent
         return .object([
+            ("task_uuid", .string(event.task.uuid.uuidString)),
             ("occurrence", .int(scheduleEvent.occurrence)),
             ("start", .string(LocalTime.iso8601(scheduleEvent.start, calendar: calendar))),
             ("end", .string(LocalTime.iso8601(scheduleEvent.end, calendar: calendar))),
