@@ -46,7 +46,7 @@ struct TodayCommand: CommandAction, Hashable {
         let careStore = try store.open(in: context)
         let calendar = careStore.calendar
         let interval = try CareDay.interval(day, now: context.now(), calendar: calendar)
-        let onboardingDone = try Self.isOnboardingDone(careStore, doing: what)
+        let onboardingDone = try attempt(what) { !(try careStore.isOnboardingPending()) }
         let onboarding = RecoverCarePlan.TaskID.onboarding
         let tasks = try attempt(what) {
             try careStore.fetchTasks(TaskQuery(forDayContaining: interval.start, calendar: calendar, excludesTasksWithNoEvents: true))
@@ -92,21 +92,5 @@ struct TodayCommand: CommandAction, Hashable {
         out.line()
         out.line("Adherence: " + CareOutput.text(adherence))
         if !onboardingDone { out.line("Next: romdev onboard --consent-by NAME") }
-    }
-
-    /// True when the onboarding task has a live outcome, or there is no onboarding task to do
-    /// (never seeded, or deleted): the store's rule for recording other tasks.
-    static func isOnboardingDone(_ store: CareStore, doing what: String) throws -> Bool {
-        let onboarding = RecoverCarePlan.TaskID.onboarding
-        let chain: TaskVersionChain
-        do {
-            chain = try store.fetchTaskVersions(id: onboarding)
-        } catch .unknownTask {
-            return true
-        } catch {
-            throw CommandFailure(what, why: "\(error)", hint: error.hint)
-        }
-        if chain.isDeleted { return true }
-        return try attempt(what) { !(try store.fetchOutcomes(OutcomeQuery(taskIDs: [onboarding]))).isEmpty }
     }
 }
