@@ -1,6 +1,7 @@
 import Care
 import CareStorage
 import Foundation
+import Synchronization
 import Testing
 
 @Suite struct CareStoreOutcomeTests {
@@ -118,6 +119,21 @@ import Testing
             ], now: fixture.date(2026, 3, 3))
         }
         #expect(try fixture.dump() == before)
+    }
+
+    @Test func threadsSharingOneStoreAreSerialized() throws {
+        let store = store, uuid = task.uuid, now = fixture.date(2026, 3, 1)
+        let failures = Mutex(0)
+        DispatchQueue.concurrentPerform(iterations: 40) { occurrence in
+            do {
+                try store.addOutcome(NewOutcome(taskUUID: uuid, occurrence: occurrence, values: []), now: now)
+                _ = try store.fetchOutcomes()
+            } catch {
+                failures.withLock { $0 += 1 }
+            }
+        }
+        #expect(failures.withLock { $0 } == 0)
+        #expect(Set(try store.fetchOutcomes().map(\.outcome.taskOccurrenceIndex)) == Set(0..<40))
     }
 
     // MARK: - Deleting
