@@ -15,6 +15,11 @@ public struct FusionParameters: Hashable, Sendable, Codable {
     /// uncorrected for longer. VQF uses 3 s; plain complementary filters on BROAD did best at 1–2 s.
     public var accelerometerTimeConstant: Double = 2
 
+    /// Time constant (seconds) of the pull toward the accelerometer while the sensor is at rest. At
+    /// rest the accelerometer reads gravity alone, so the estimate can follow it faster and shed the
+    /// gyro errors a motion left; 0.5 s still averages about a hundred samples (≈ 0.02° of noise).
+    public var restAccelerometerTimeConstant: Double = 0.5
+
     /// Accelerometer samples whose magnitude differs from 1 g by more than this (in g) are not used
     /// for the correction: they carry mostly linear acceleration. 0.1 g is about 6° of worst-case
     /// tilt error; a slow knee extension stays well inside it, a kick or a bump does not.

@@ -64,6 +64,13 @@ public struct GravityFilter: Sendable {
         restDetector.update(rotationRate: rotationRate, acceleration: acceleration, interval: interval,
                             knownBias: biasWindow > 0 ? gyroBias : nil)
         if restDetector.isAtRest {
+            if biasWindow == 0, let still = restDetector.referenceAcceleration.normalized {
+                // The first rest: until now the gyro was integrated with an unknown bias, so the
+                // estimate has drifted; the rest's mean accelerometer is the better start pose.
+                gravity = still
+                isInitialised = true
+                averagingWindow = parameters.accelerometerTimeConstant
+            }
             learnBias(rotationRate: rotationRate, interval: interval)
         }
         let corrected = rotationRate - gyroBias
@@ -88,7 +95,9 @@ public struct GravityFilter: Sendable {
         // the first noisy one, then the fixed time constant.
         averagingWindow = min(averagingWindow + interval, parameters.accelerometerTimeConstant)
         guard averagingWindow > 0 else { return }
-        let k = interval / averagingWindow
+        let window = restDetector.isAtRest
+            ? min(averagingWindow, parameters.restAccelerometerTimeConstant) : averagingWindow
+        let k = interval / window
         if let blended = (gravity + (measured - gravity) * k).normalized {
             gravity = blended
         }

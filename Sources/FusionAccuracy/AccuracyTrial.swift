@@ -6,8 +6,8 @@ import Glibc
 #endif
 
 /// One simulated measurement with ground truth: a sensor with datasheet errors is calibrated the way
-/// the device calibrates (a still window for the gyro, six faces for the accelerometer) at a cooler
-/// die temperature, strapped at a random rotation, and read through the MPU-6050 driver while the
+/// the device calibrates (a still window for the gyro bias, six faces for the accelerometer, three
+/// 90° turns for the gyro sensitivity) at a cooler die temperature, strapped at a random rotation, and read through the MPU-6050 driver while the
 /// patient extends the knee. The samples go through the same pipeline as `romdev measure`.
 public struct AccuracyTrial: Sendable {
     /// How the host reads the FIFO.
@@ -21,13 +21,14 @@ public struct AccuracyTrial: Sendable {
 
     public var seed: UInt64
     public var load: HostLoad
-    /// Whether the gyro has the datasheet's sensitivity and sample-clock errors (which the still and
-    /// six-face calibration cannot see); off, it shows what those errors cost.
-    public var gyroScaleErrors = true
+    /// Whether calibration includes the gyro sensitivity from three turns; off, it shows what the
+    /// datasheet's ±3 % sensitivity and ±1 % clock errors cost uncorrected.
+    public var calibratesGyroScale = true
 
-    public init(seed: UInt64, load: HostLoad) {
+    public init(seed: UInt64, load: HostLoad, calibratesGyroScale: Bool = true) {
         self.seed = seed
         self.load = load
+        self.calibratesGyroScale = calibratesGyroScale
     }
 
     /// What came out, against the truth.
@@ -58,11 +59,7 @@ public struct AccuracyTrial: Sendable {
     /// - Throws: `MPU6050Error` if the simulated driver fails (it should not).
     public func record() throws -> Recording {
         var random = SplitMix64(seed: seed &* 0x9E37_79B9 &+ 17)
-        var errors = SensorErrorModel.datasheet(seed: seed)
-        if !gyroScaleErrors {
-            errors.gyroScaleError = .zero
-            errors.sampleClockError = 0
-        }
+        let errors = SensorErrorModel.datasheet(seed: seed)
         let calibration = try calibrate(errors: errors, random: &random)
 
         let rest = uniform(-5, 15, &random)
@@ -133,6 +130,7 @@ public struct AccuracyTrial: Sendable {
         let accelerometer = try Calibration.accelerometer(poses: poses)
         var calibration = Calibration(gyroBias: gyroBias, accelerometerOffset: accelerometer.offset,
                                       accelerometerScale: accelerometer.scale)
+        guard calibratesGyroScale else { return calibration }
         // Three 90° turns, one about each board axis: still 3 s, turn, still 3 s, turn back, still 3 s.
         var turns: [[InertialSample]] = []
         let swing = KneeExtension(restDegrees: 0, peakDegrees: 90, peakSpeedDegreesPerSecond: 90,

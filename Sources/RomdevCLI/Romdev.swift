@@ -19,6 +19,7 @@ public enum Romdev {
         ExportCommand.command,
         .doctor,
         .record,
+        .replay,
     ]
 
     /// The whole tool.

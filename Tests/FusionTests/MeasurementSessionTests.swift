@@ -64,6 +64,15 @@ struct MeasurementSessionTests {
         #expect(abs(result.range - 85) < 1.5)
     }
 
+    @Test func anUncalibratedGyroBiasDoesNotShiftTheStartPose() throws {
+        // The bias is unknown until the first rest; the drift before it must not become the start.
+        var imu = imu(.kneeExtension(peak: 80), mounting: Vector3(0.4, 0.2, -0.3))
+        imu.gyroBias = Vector3(1.5, -2, 0.8)
+        let result = try #require(measure(imu.samples(until: imu.motion.duration + 3)).result())
+        #expect(abs(result.finish) < 0.3)
+        #expect(abs(result.range - 80) < 1)
+    }
+
     @Test func movingAtTheStartIsFlagged() throws {
         // The extension begins 0.3 s after the session starts.
         let imu = imu(.kneeExtension(peak: 80, still: 0.3))

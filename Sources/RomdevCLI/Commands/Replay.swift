@@ -1,0 +1,204 @@
+import Foundation
+import Fusion
+
+extension Command {
+    /// `romdev replay`: the measurement pipeline over a recording.
+    static let replay = Command(
+        name: "replay",
+        abstract: "Measure the knee range of motion in a recorded CSV file.",
+        discussion: """
+            Runs the same pipeline as a live measurement over a file written by
+            'romdev record', at whatever sample rate its timestamps give: calibration,
+            fusion of gyro and accelerometer into the direction of gravity, and the
+            session (still start, extension, return, still). Angles are the shank's
+            inclination from vertical in the sagittal plane, in degrees: 0 = shin
+            vertical, 90 = shin horizontal, positive toward extension. Without a mounting
+            in the calibration, the start pose defines 0.
+
+            Without --calibration the samples are used as recorded; the filter still
+            learns the gyro bias while the leg is at rest, but accelerometer offsets
+            (up to 80 mg, about 4.6°) remain.
+
+            --trace writes one row per input sample, replacing the file atomically:
+
+              \(ReplayAction.traceHeader)
+
+            (the unit gravity direction in the sensor frame, pointing away from the
+            earth, and the angle). A malformed recording is reported with its line number.
+            """,
+        arguments: [ReplayAction.fileArgument],
+        options: [ReplayAction.calibrationOption, ReplayAction.jsonOption, ReplayAction.traceOption],
+        make: { values in
+            ReplayAction(
+                recordingPath: try values.required(ReplayAction.fileArgument),
+                calibrationPath: try values.value(ReplayAction.calibrationOption) { $0.isEmpty ? nil : $0 },
+                json: values.isSet(ReplayAction.jsonOption),
+                tracePath: try values.value(ReplayAction.traceOption) { $0.isEmpty ? nil : $0 })
+        })
+}
+
+/// `romdev replay FILE.csv [--calibration PATH] [--json] [--trace OUT.csv]`.
+public struct ReplayAction: CommandAction, Equatable {
+    static let fileArgument = Argument("file", help: "A recording in the 'romdev record' CSV format.")
+    static let calibrationOption = Option.value(
+        "calibration", valueName: "path", help: "A calibration file to apply to the samples.")
+    static let jsonOption = Option.flag("json", help: "Print the result as JSON.")
+    static let traceOption = Option.value(
+        "trace", valueName: "file", help: "Write the gravity direction and angle of every sample to this CSV file.")
+    static let traceHeader = "time_s,gravity_x,gravity_y,gravity_z,angle_deg"
+
+    public var recordingPath: String
+    public var calibrationPath: String?
+    public var json: Bool
+    public var tracePath: String?
+
+    public init(recordingPath: String, calibrationPath: String?, json: Bool, tracePath: String?) {
+        self.recordingPath = recordingPath
+        self.calibrationPath = calibrationPath
+        self.json = json
+        self.tracePath = tracePath
+    }
+
+    public func run(in context: CommandContext) throws {
+        let calibration = try calibrationPath.map(Self.loadCalibration) ?? .identity
+        let text = try Self.readText(at: recordingPath)
+        let recording: Recording
+        do {
+            recording = try Recording(csv: text)
+        } catch {
+            throw CommandFailure(
+                "\(recordingPath) is not a valid recording", why: error.description,
+                hint: "replay reads the CSV files 'romdev record' writes")
+        }
+
+        let samples = recording.samples.map(calibration.corrected)
+        var session = MeasurementSession(mounting: calibration.mounting)
+        for sample in samples where !session.isFinished { session.update(sample) }
+        session.stop()
+        guard let result = session.result(), case .finished(let reason) = session.phase else {
+            throw CommandFailure("could not measure \(recordingPath)", why: "the recording has no usable samples")
+        }
+        let used = session.gravityHistory.count
+        let duration = samples[used - 1].time - samples[0].time
+        let reference = recording.truthAngles.map { truth -> Double in
+            let span = truth.prefix(used)
+            return (span.max() ?? 0) - (span.min() ?? 0)
+        }
+
+        if let tracePath, let mounting = session.mounting {
+            try writeTrace(samples, mounting: mounting, to: tracePath)
+        }
+        let summary = Summary(result: result, reason: reason, samples: used, seconds: duration, referenceRange: reference)
+        context.output.write(json ? summary.json : summary.text)
+    }
+
+    /// The file's text, with a plain reason when it cannot be read.
+    static func readText(at path: String) throws -> String {
+        let what = "could not read \(path)"
+        guard FileManager.default.fileExists(atPath: path) else { throw CommandFailure(what, why: "no such file") }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw CommandFailure(what, why: "it is not a readable file", hint: "check its permissions")
+        }
+        guard let text = String(data: data, encoding: .utf8) else { throw CommandFailure(what, why: "it is not UTF-8 text") }
+        return text
+    }
+
+    /// Reads and checks a calibration file; a foreign, newer or damaged file is an error, never ignored.
+    static func loadCalibration(at path: String) throws -> Calibration {
+        let what = "could not use the calibration at \(path)"
+        let data = Data(try readText(at: path).utf8)
+        struct VersionProbe: Decodable { var version: Int }
+        guard let probe = try? JSONDecoder().decode(VersionProbe.self, from: data) else {
+            throw CommandFailure(what, why: "it is not a romdev calibration file", hint: "run 'romdev calibrate' again")
+        }
+        guard probe.version == Calibration.currentVersion else {
+            throw CommandFailure(
+                what, why: "it has format version \(probe.version); this romdev reads version \(Calibration.currentVersion)")
+        }
+        let calibration: Calibration
+        do {
+            calibration = try JSONDecoder().decode(Calibration.self, from: data)
+        } catch {
+            throw CommandFailure(what, why: "it is damaged or incomplete", hint: "run 'romdev calibrate' again")
+        }
+        guard calibration.problems.isEmpty else {
+            throw CommandFailure(what, why: calibration.problems.joined(separator: "; "), hint: "run 'romdev calibrate' again")
+        }
+        return calibration
+    }
+
+    /// The trace: a fresh filter over every sample (the session's filter stops with the session),
+    /// angles under the session's mounting, unwrapped.
+    private func writeTrace(_ samples: [InertialSample], mounting: Mounting, to path: String) throws {
+        var filter = GravityFilter()
+        var unwrapper = AngleUnwrapper()
+        var text = Self.traceHeader + "\n"
+        text.reserveCapacity(samples.count * 64)
+        for sample in samples {
+            filter.update(sample)
+            let g = filter.gravity
+            let angle = unwrapper.unwrap(mounting.sagittalAngle(gravity: g))
+            text += "\(fixed(sample.time, 6)),\(fixed(g.x, 6)),\(fixed(g.y, 6)),\(fixed(g.z, 6)),\(fixed(angle, 3))\n"
+        }
+        try attempt("could not write the trace to \(path)") {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+        }
+    }
+
+    /// The printed result.
+    struct Summary {
+        var result: RangeOfMotionResult
+        var reason: MeasurementSession.EndReason
+        var samples: Int
+        var seconds: Double
+        var referenceRange: Double?
+
+        var endText: String {
+            switch reason {
+            case .returned: "the leg was back and still"
+            case .stopped: "the recording ended"
+            case .timedOut: "time-out"
+            }
+        }
+
+        var text: String {
+            let flags = result.flags.isEmpty ? "none" : result.flags.names.joined(separator: ", ")
+            var lines = [
+                "Range of motion: \(fixed(result.range, 1))°",
+                "  start     \(fixed(result.start, 1))°",
+                "  finish    \(fixed(result.finish, 1))°",
+                "  minimum   \(fixed(result.minimum, 1))°",
+                "  maximum   \(fixed(result.maximum, 1))°",
+                "  flags     \(flags)",
+                "  ended     \(endText), \(fixed(seconds, 2)) s after the first sample (\(samples) samples)",
+            ]
+            if let referenceRange {
+                lines.append("  reference range \(fixed(referenceRange, 1))° (error \(fixed(result.range - referenceRange, 2))°)")
+            }
+            return lines.joined(separator: "\n") + "\n"
+        }
+
+        var json: String {
+            var fields = [
+                "\"range\": \(fixed(result.range, 3))",
+                "\"start\": \(fixed(result.start, 3))",
+                "\"finish\": \(fixed(result.finish, 3))",
+                "\"minimum\": \(fixed(result.minimum, 3))",
+                "\"maximum\": \(fixed(result.maximum, 3))",
+                "\"units\": \"deg\"",
+                "\"flags\": [\(result.flags.names.map { "\"\($0)\"" }.joined(separator: ", "))]",
+                "\"ended\": \"\(reason.rawValue)\"",
+                "\"seconds\": \(fixed(seconds, 3))",
+                "\"samples\": \(samples)",
+            ]
+            if let referenceRange { fields.append("\"reference_range\": \(fixed(referenceRange, 3))") }
+            return "{\n  " + fields.joined(separator: ",\n  ") + "\n}\n"
+        }
+    }
+}
+
+/// `value` with `digits` decimals, without a minus sign on zero.
+private func fixed(_ value: Double, _ digits: Int) -> String {
+    let text = String(format: "%.\(digits)f", value)
+    return Double(text) == 0 ? String(format: "%.\(digits)f", 0.0) : text
+}
