@@ -140,9 +140,7 @@ public struct ReplayAction: CommandAction, Equatable {
             let angle = unwrapper.unwrap(mounting.sagittalAngle(gravity: g))
             text += "\(fixed(sample.time, 6)),\(fixed(g.x, 6)),\(fixed(g.y, 6)),\(fixed(g.z, 6)),\(fixed(angle, 3))\n"
         }
-        try attempt("could not write the trace to \(path)") {
-            try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
-        }
+        try attempt("could not write the trace to \(path)") { try AtomicFile.write(text, to: path) }
     }
 
     /// The printed result.

@@ -1,0 +1,79 @@
+import Foundation
+import Testing
+@testable import RomdevCLI
+
+/// `romdev replay` over recordings written in the test: a seated extension to 75° and back, the
+/// sensor's x forward and z up the shin, with a constant gyro bias the filter must learn at rest.
+struct ReplayCommandTests {
+    static let header = "time_s,accel_x_g,accel_y_g,accel_z_g,gyro_x_dps,gyro_y_dps,gyro_z_dps,temp_c,truth_angle_deg"
+
+    /// 0 for 2.5 s, up to 75° in 1.5 s, held 1 s, down in 1.5 s, still 4 s; 100 Hz.
+    static func extensionCSV() -> String {
+        func angle(_ t: Double) -> Double {
+            let frames: [(Double, Double)] = [(2.5, 0), (4, 75), (5, 75), (6.5, 0)]
+            guard t > frames[0].0 else { return 0 }
+            for (a, b) in zip(frames, frames.dropFirst()) where t < b.0 {
+                return a.1 + (b.1 - a.1) * (1 - cos(Double.pi * (t - a.0) / (b.0 - a.0))) / 2
+            }
+            return 0
+        }
+        var lines = [header]
+        for i in 0..<1050 {
+            let t = Double(i) / 100, theta = angle(t) * Double.pi / 180
+            let rate = (angle(t + 1e-4) - angle(t - 1e-4)) / 2e-4
+            lines.append("\(t),\(sin(theta)),0,\(cos(theta)),0.7,\(-rate - 1.2),0.3,30,\(angle(t))")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private func write(_ text: String, _ name: String, in romdev: InProcessRomdev) throws -> String {
+        let path = romdev.directory.path + "/" + name
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    @Test func measuresTheRangeAndWritesATrace() throws {
+        let romdev = try InProcessRomdev()
+        let file = try write(Self.extensionCSV(), "extension.csv", in: romdev)
+        let trace = romdev.directory.path + "/trace.csv"
+        let output = try romdev.run(["replay", file, "--json", "--trace", trace])
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any])
+        let range = try #require(json["range"] as? Double)
+        #expect(abs(range - 75) < 0.5)
+        #expect(json["ended"] as? String == "returned")
+        #expect(json["units"] as? String == "deg")
+        #expect((json["flags"] as? [String])?.isEmpty == true)
+        let rows = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n")
+        #expect(rows.first == "time_s,gravity_x,gravity_y,gravity_z,angle_deg")
+        #expect(rows.count == 1051)
+    }
+
+    @Test func printsTheResultAsText() throws {
+        let romdev = try InProcessRomdev()
+        let file = try write(Self.extensionCSV(), "extension.csv", in: romdev)
+        let output = try romdev.run(["replay", file])
+        #expect(output.hasPrefix("Range of motion: 75."))
+        #expect(output.contains("reference range 75.0°"))
+    }
+
+    @Test func namesTheLineOfAMalformedRecording() throws {
+        let romdev = try InProcessRomdev()
+        let file = try write(Self.header + "\n0,0,0,1,0,0,0,30,0\n0.01,0,0,1,0,zero,0,30,0\n", "bad.csv", in: romdev)
+        let failure = try #require(romdev.failure(["replay", file]) as? CommandFailure)
+        #expect(failure.why == "line 3, column 6: 'zero' is not a finite number")
+    }
+
+    @Test func refusesAMissingFileAndAForeignCalibration() throws {
+        let romdev = try InProcessRomdev()
+        let missing = try #require(romdev.failure(["replay", romdev.directory.path + "/none.csv"]) as? CommandFailure)
+        #expect(missing.why == "no such file")
+        let file = try write(Self.extensionCSV(), "extension.csv", in: romdev)
+        let calibration = try write(#"{"version": 2}"#, "calibration.json", in: romdev)
+        let foreign = try #require(romdev.failure(["replay", file, "--calibration", calibration]) as? CommandFailure)
+        #expect(foreign.why == "it has format version 2; this romdev reads version 1")
+    }
+
+    @Test func aMissingFileArgumentIsAUsageError() {
+        #expect(throws: UsageError.self) { try Romdev.tool.parse(["replay"]) }
+    }
+}
