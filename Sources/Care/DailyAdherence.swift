@@ -7,6 +7,7 @@ public struct DailyAdherence: Hashable, Sendable {
     /// The day's adherence.
     public var adherence: Adherence
 
+    /// Creates an entry; `day` is the first instant of the local day.
     public init(day: Date, adherence: Adherence) {
         self.day = day
         self.adherence = adherence

@@ -7,6 +7,7 @@ public struct Event: Hashable, Sendable {
     /// The live outcome recorded for the event, or nil.
     public var outcome: Outcome?
 
+    /// Pairs a task version's schedule event with its outcome, if any.
     public init(task: CareTask, scheduleEvent: ScheduleEvent, outcome: Outcome? = nil) {
         self.task = task
         self.scheduleEvent = scheduleEvent

@@ -19,12 +19,16 @@ public enum RecoverCarePlan {
         public static let pain = "checkin.form.pain"
         /// Sleep in hours (units ``RecoverCarePlan/sleepUnits``), 0–12.
         public static let sleep = "checkin.form.sleep"
-        /// Range of motion result fields (units ``RecoverCarePlan/rangeOfMotionUnits``), as in
-        /// ResearchKit's `ORKRangeOfMotionResult`.
+        /// Range of motion, with the meaning of ResearchKit's `ORKRangeOfMotionResult` fields, in
+        /// degrees (units ``RecoverCarePlan/rangeOfMotionUnits``): the inclination at the start pose.
         public static let start = "start"
+        /// Inclination when the measurement finished.
         public static let finish = "finish"
+        /// Smallest inclination reached (the knee most flexed).
         public static let minimum = "minimum"
+        /// Largest inclination reached (the knee most extended).
         public static let maximum = "maximum"
+        /// The excursion from most flexed to most extended; the one value Recover stored.
         public static let range = "range"
     }
 
@@ -61,6 +65,7 @@ public enum RecoverCarePlan {
     public static func checkinTask(start: Date, createdDate: Date, calendar: Calendar) throws(ScheduleError) -> CareTask {
         CareTask(
             id: TaskID.checkin, title: "Check In",
+            instructions: "Rate your pain from 1 to 10 and say how many hours you slept.",
             schedule: try .dailyAtTime(hour: 8, minutes: 0, start: start, duration: .hours(1), calendar: calendar),
             createdDate: createdDate)
     }
@@ -80,7 +85,8 @@ public enum RecoverCarePlan {
         let weekly = try ScheduleElement(start: weekLater, end: monthLater, interval: .weeks(1), duration: .allDay, calendar: calendar)
         return CareTask(
             id: TaskID.rangeOfMotionCheck, title: "Range Of Motion",
-            instructions: "Measure how far you can extend your knee.",
+            instructions: "Sit on the edge of a chair with the sensor strapped below the knee. Press the button,"
+                + " straighten your knee as far as you can, return to the start position, and press again.",
             schedule: try Schedule(composing: [daily, weekly]),
             createdDate: createdDate)
     }

@@ -8,18 +8,14 @@ struct ScheduleEventMerger {
     private var nextOccurrence: Int
 
     /// - Parameters:
-    ///   - limit: Events stop at this limit (exclusive on start, with the all-day rule); nil for none.
+    ///   - limit: Events stop at this limit (exclusive on start, with the all-day rule).
     ///   - threshold: Events starting before this are skipped but still counted, so later indices
     ///     stay global. Every element skips by the same threshold, so the skipped events are exactly
     ///     the first ones of the merged order.
-    init(elements: [ScheduleElement], calendar: Calendar, limit: Date?, skippingEventsBefore threshold: Date?) {
-        iterators = elements.map { ScheduleElementEventIterator(element: $0, calendar: calendar, limit: limit) }
-        nextOccurrence = 0
-        if let threshold {
-            for index in iterators.indices {
-                nextOccurrence += iterators[index].skip(eventsStartingBefore: threshold)
-            }
-        }
+    init(elements: [ScheduleElement], calendar: Calendar, limit: Date, skippingEventsBefore threshold: Date) {
+        var iterators = elements.map { ScheduleElementEventIterator(element: $0, calendar: calendar, limit: limit) }
+        let skipped = iterators.indices.reduce(0) { $0 + iterators[$1].skip(eventsStartingBefore: threshold) }
+        self.init(positioned: iterators, nextOccurrence: skipped)
     }
 
     /// Continues from iterators that have already skipped `nextOccurrence` events, all of which

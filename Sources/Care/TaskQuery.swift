@@ -10,6 +10,7 @@ public struct TaskQuery: Hashable, Sendable {
     /// which would otherwise show an empty card).
     public var excludesTasksWithNoEvents: Bool
 
+    /// Creates a query; the defaults select the head of every task that is not deleted.
     public init(ids: [String] = [], dateInterval: DateInterval? = nil, excludesTasksWithNoEvents: Bool = false) {
         self.ids = ids
         self.dateInterval = dateInterval
