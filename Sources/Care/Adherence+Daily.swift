@@ -31,7 +31,7 @@ extension Adherence {
         var eventsByDay: [Date: [Event]] = [:]
         for chain in chains where taskIDs.contains(chain.id) {
             for event in chain.events(from: interval.start, to: interval.end, outcomes: outcomes, calendar: calendar) {
-                eventsByDay[calendar.startOfDay(for: event.scheduleEvent.start), default: []].append(event)
+                eventsByDay[calendar.startOfDayQuickly(for: event.scheduleEvent.start), default: []].append(event)
             }
         }
         return days.map { day in
@@ -48,13 +48,13 @@ extension Adherence {
 
     private static func days(in interval: DateInterval, calendar: Calendar) -> [Date] {
         var days: [Date] = []
-        var day = calendar.startOfDay(for: interval.start)
+        var day = calendar.startOfDayQuickly(for: interval.start)
         while day < interval.end {
             days.append(day)
             // Step from noon so a day without midnight (DST at 00:00) cannot trap the loop.
             guard let noon = calendar.date(byAdding: .hour, value: 12, to: day),
                   let next = calendar.date(byAdding: .day, value: 1, to: noon) else { break }
-            day = calendar.startOfDay(for: next)
+            day = calendar.startOfDayQuickly(for: next)
         }
         return days
     }

@@ -9,7 +9,7 @@ extension Calendar {
     /// an all-day event is on its own day only and a multi-day fixed event is on every day it
     /// overlaps.
     public func dayInterval(containing date: Date) -> DateInterval {
-        let start = startOfDay(for: date)
+        let start = startOfDayQuickly(for: date)
         return DateInterval(start: start, end: lastSecondOfDay(startingAt: start))
     }
 
@@ -19,5 +19,26 @@ extension Calendar {
         // The Gregorian calendar always has a next day; the fallback only guards exotic calendars.
         date(byAdding: DateComponents(day: 1, second: -1), to: startOfDay)
             ?? startOfDay.addingTimeInterval(86_399)
+    }
+}
+
+extension Calendar {
+    /// `startOfDay(for:)`, computed from the time zone's UTC offset when no offset change lies
+    /// between the day's midnight and `date`, and by `startOfDay(for:)` otherwise. Foundation's
+    /// takes several microseconds and schedules need it for every all-day event.
+    func startOfDayQuickly(for date: Date) -> Date {
+        guard identifier == .gregorian || identifier == .iso8601 else { return startOfDay(for: date) }
+        let offset = timeZone.secondsFromGMT(for: date)
+        let local = date.timeIntervalSince1970 + Double(offset)
+        let midnight = Date(timeIntervalSince1970: (local / 86_400).rounded(.down) * 86_400 - Double(offset))
+        guard timeZone.secondsFromGMT(for: midnight) == offset,
+              timeZone.nextDaylightSavingTimeTransition(after: midnight.addingTimeInterval(-1)).map({ $0 > date }) ?? true
+        else { return startOfDay(for: date) }
+        return midnight
+    }
+
+    /// `isDate(_:inSameDayAs:)` by ``startOfDayQuickly(for:)``.
+    func isDateQuickly(_ date: Date, inSameDayAs other: Date) -> Bool {
+        startOfDayQuickly(for: date) == startOfDayQuickly(for: other)
     }
 }

@@ -58,6 +58,6 @@ extension ScheduleElement {
     func isEventStart(_ start: Date, beforeLimit limit: Date, calendar: Calendar) -> Bool {
         if start < limit { return true }
         guard duration == .allDay else { return false }
-        return calendar.isDate(start, inSameDayAs: limit.addingTimeInterval(-1))
+        return calendar.isDateQuickly(start, inSameDayAs: limit.addingTimeInterval(-1))
     }
 }

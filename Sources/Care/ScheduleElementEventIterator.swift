@@ -12,6 +12,9 @@ struct ScheduleElementEventIterator {
     private var nextStart: Date?
     /// The element-local occurrence index of the next event.
     private(set) var nextOccurrence = 0
+    /// The time zone's first offset change after the last jump's start, kept because looking it
+    /// up is one of the costliest calendar calls and starts only move forward.
+    private var offsetChange: (after: Date, at: Date?)?
 
     init(element: ScheduleElement, calendar: Calendar, limit: Date?) {
         self.element = element
@@ -58,7 +61,7 @@ struct ScheduleElementEventIterator {
         return skipped
     }
 
-    private func jumpableSteps(
+    private mutating func jumpableSteps(
         from start: Date, before threshold: Date?, atMost maximumCount: Int
     ) -> (steps: Int, start: Date)? {
         guard let step = element.interval.fixedLengthSeconds,
@@ -68,7 +71,7 @@ struct ScheduleElementEventIterator {
               // midnight does not exist it is 01:00, and the next start returns to 00:00.
               element.duration != .allDay || isLocalMidnight(start)
         else { return nil }
-        let bound = [threshold, element.end, limit, calendar.timeZone.nextDaylightSavingTimeTransition(after: start)]
+        let bound = [threshold, element.end, limit, nextOffsetChange(after: start)]
             .compactMap { $0 }.reduce(ScheduleElement.horizon, min)
         // Events start + k·step for k = 0…steps must all start before `bound`; jump to the last one.
         let steps = min(Double(maximumCount), (bound.timeIntervalSince(start) / step).rounded(.up) - 1)
@@ -80,9 +83,19 @@ struct ScheduleElementEventIterator {
         return (Int(steps), target)
     }
 
+    private mutating func nextOffsetChange(after date: Date) -> Date? {
+        if let cached = offsetChange, cached.after <= date, cached.at.map({ date < $0 }) ?? true {
+            return cached.at
+        }
+        let change = calendar.timeZone.nextDaylightSavingTimeTransition(after: date)
+        offsetChange = (date, change)
+        return change
+    }
+
+    /// Local wall time 00:00:00 (days are 86 400 local seconds in every Foundation calendar).
     private func isLocalMidnight(_ date: Date) -> Bool {
-        let time = calendar.dateComponents([.hour, .minute, .second], from: date)
-        return time.hour == 0 && time.minute == 0 && time.second == 0
+        let local = date.timeIntervalSince1970 + Double(calendar.timeZone.secondsFromGMT(for: date))
+        return local.truncatingRemainder(dividingBy: 86_400) == 0
     }
 
     private func isWithinLimits(_ start: Date) -> Bool {
@@ -103,7 +116,7 @@ struct ScheduleElementEventIterator {
             nextStart = nil
             return
         }
-        let next = element.duration == .allDay ? calendar.startOfDay(for: date) : date
+        let next = element.duration == .allDay ? calendar.startOfDayQuickly(for: date) : date
         // A valid interval always moves forward; stopping otherwise makes a loop impossible.
         nextStart = next > start ? next : nil
     }
