@@ -61,17 +61,28 @@ import Testing
         }
     }
 
+    @Test func readingLessOftenThanTheFIFOLastsIsAnOverrun() {
+        #expect {
+            _ = try SimulationScenario.still().record(seconds: 10, pollIntervalSeconds: 0.6)
+        } throws: { error in
+            guard case .fifoOverrun(_, let fifoSeconds) = error as? MPU6050Error else { return false }
+            return abs(fifoSeconds - 0.425) < 1e-9
+        }
+    }
+
     @Test func slowPollingOverflowsButNeverRepeatsOrMisplacesSamples() throws {
         var scenario = SimulationScenario.kneeExtension(seed: 8)
         scenario.errors = .ideal
-        // 0.6 s between reads; the FIFO holds 0.43 s at 200 Hz.
-        let recording = try scenario.record(seconds: 6, pollIntervalSeconds: 0.6)
+        // 0.3–0.6 s between reads; the FIFO holds 0.43 s at 200 Hz.
+        let recording = try scenario.record(seconds: 6, pollIntervalSeconds: 0.3, pollJitterSeconds: 0.3)
         #expect(!recording.gaps.isEmpty)
+        #expect(recording.samples.count > 300)
+        #expect(recording.samples.count + recording.gaps.map(\.count).reduce(0, +) >= 1190)
         var expected = 0
         var gaps = recording.gaps.makeIterator()
         var nextGap = gaps.next()
         for sample in recording.samples {
-            if let gap = nextGap, gap.startIndex == expected {
+            while let gap = nextGap, gap.startIndex == expected {
                 expected += gap.count
                 nextGap = gaps.next()
             }

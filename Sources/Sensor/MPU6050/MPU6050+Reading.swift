@@ -15,6 +15,8 @@ extension MPU6050 {
         var partialRecord: [UInt8] = []
         /// Samples decoded by a read that then failed; delivered first by the next read.
         var undelivered: [IMUSample] = []
+        /// Host time of the first of consecutive reads that found the FIFO overflowed.
+        var overflowingSince: Double?
     }
 
     /// Reads every sample produced since the last call.
@@ -28,7 +30,8 @@ extension MPU6050 {
     /// Register mode: one burst read of INT_STATUS…GYRO_ZOUT_L (0x3A, 15 bytes); a sample is
     /// returned when DATA_RDY is set, indexed by host time since `configure(_:)`.
     /// - Throws: `.bus` on I2C failures (samples already decoded are kept for the next call),
-    ///   `.fifoStalled` when the FIFO stays empty longer than `stallTimeoutSeconds`.
+    ///   `.fifoStalled` when the FIFO stays empty longer than `stallTimeoutSeconds`, `.fifoOverrun`
+    ///   when every read for `overrunTimeoutSeconds` found it overflowed (the host reads too rarely).
     public func readSamples() throws(MPU6050Error) -> SampleBatch {
         guard let configuration, let decoder else { throw .notConfigured }
         switch configuration.readout {
@@ -69,15 +72,23 @@ extension MPU6050 {
         let capacity = decoder.part.fifoCapacityBytes
 
         if status[0] & MPU6050Bits.fifoOverflow != 0 || count >= capacity {
+            let overflowingSince = stream.overflowingSince ?? now
+            // A late read is a gap; reads that overflow every time will never deliver anything.
+            if now - overflowingSince > overrunTimeoutSeconds {
+                throw .fifoOverrun(
+                    seconds: now - overflowingSince,
+                    fifoSeconds: Double(capacity / Self.fifoRecordSize) / rate)
+            }
             try resetFIFO()
             let resetTime = clock.now
             let produced = stream.anchorIndex + Int(((resetTime - stream.anchorTime) * rate).rounded())
-            let lostFrom = stream.nextIndex + stream.partialRecord.count / Self.fifoRecordSize
-            let gap = SampleGap(startIndex: lostFrom, count: max(0, produced - lostFrom))
+            // A record begun in `partialRecord` belongs to sample `nextIndex`, which is lost too.
+            let gap = SampleGap(startIndex: stream.nextIndex, count: max(0, produced - stream.nextIndex))
             let samples = stream.undelivered
             stream = StreamState(
                 nextIndex: gap.startIndex + gap.count, anchorTime: resetTime,
-                anchorIndex: gap.startIndex + gap.count, lastProgressTime: resetTime)
+                anchorIndex: gap.startIndex + gap.count, lastProgressTime: resetTime,
+                overflowingSince: overflowingSince)
             return SampleBatch(samples: samples, gap: gap)
         }
 
@@ -99,6 +110,7 @@ extension MPU6050 {
             if waited > stallTimeoutSeconds { throw .fifoStalled(seconds: waited) }
         } else {
             stream.lastProgressTime = now
+            stream.overflowingSince = nil
         }
         // The sample due next was produced around the time FIFO_COUNT was read.
         stream.anchorTime = now

@@ -19,6 +19,8 @@ public final class MPU6050 {
     public private(set) var configuration: MPU6050Configuration?
     /// How long the FIFO may stay empty while sampling before `readSamples()` reports a stall.
     public var stallTimeoutSeconds: Double = 1
+    /// How long every read may find the FIFO overflowed before `readSamples()` reports an overrun.
+    public var overrunTimeoutSeconds: Double = 5
 
     var decoder: IMUDecoder?
     var stream = StreamState()

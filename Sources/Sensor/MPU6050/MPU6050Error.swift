@@ -15,6 +15,9 @@ public enum MPU6050Error: Error, Equatable, Sendable, CustomStringConvertible {
     case configurationMismatch(register: UInt8, wrote: UInt8, read: UInt8)
     /// The FIFO delivered nothing for longer than the stall timeout although sampling is on.
     case fifoStalled(seconds: Double)
+    /// Every read for `seconds` found the FIFO overflowed: the host reads less often than the FIFO
+    /// lasts (`fifoSeconds`), so no sample can be delivered.
+    case fifoOverrun(seconds: Double, fifoSeconds: Double)
     /// A read was attempted before `configure(_:)` succeeded.
     case notConfigured
 
@@ -37,6 +40,9 @@ public enum MPU6050Error: Error, Equatable, Sendable, CustomStringConvertible {
                 + "after writing \(hex(wrote))"
         case .fifoStalled(let seconds):
             return "the sensor's FIFO delivered no samples for \(Self.format(seconds)) s although sampling is on"
+        case .fifoOverrun(let seconds, let fifoSeconds):
+            return "the sensor's FIFO overflowed at every read for \(Self.format(seconds)) s: it must be read "
+                + "at least every \(Self.format(fifoSeconds)) s"
         case .notConfigured:
             return "the sensor is not configured"
         }
@@ -47,6 +53,7 @@ public enum MPU6050Error: Error, Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .bus(let error): error.hint
         case .unexpectedIdentity: "another chip answers at this address; `i2cdetect -y 1` lists devices"
+        case .fifoOverrun: "the host is too busy or the read loop too slow; lower the load or the sample rate"
         case .configurationMismatch, .resetTimedOut, .fifoStalled:
             "power-cycle the sensor; if it persists, check wiring and supply voltage"
         default: nil
