@@ -59,6 +59,8 @@ extension SimulatedMPU6050 {
                 samplingOrigin != nil
             {
                 fifoOriginSample = samplesTaken + 1
+                // The scenario starts with the stream, so host delays before it change nothing.
+                noise = SplitMix64(seed: scenario.seed)
             }
         case MPU6050Register.whoAmI, MPU6050Register.interruptStatus, MPU6050Register.accelXHigh...0x48,
             MPU6050Register.fifoCountHigh, MPU6050Register.fifoCountHigh + 1, MPU6050Register.fifoReadWrite:

@@ -27,7 +27,7 @@ extension SimulatedMPU6050 {
         }
         while samplesTaken < due {
             samplesTaken += 1
-            takeSample(at: Double(samplesTaken) * period)
+            takeSample(at: Double(samplesTaken - (fifoOriginSample ?? 1) + 1) * period)
         }
     }
 
@@ -44,8 +44,9 @@ extension SimulatedMPU6050 {
         return size
     }
 
-    /// - Parameter t: Scenario time: seconds on the sensor's sample clock since sampling last
-    ///   started, so the samples depend on the sample number only, never on host timing.
+    /// - Parameter t: Scenario time: seconds on the sensor's sample clock since the FIFO stream
+    ///   started (or, before that, since sampling started), so the streamed samples depend on
+    ///   their number only, never on host timing.
     /// Gyro and accelerometer bandwidth (Hz) and group delay (s) for the current filter registers.
     /// MPU-6050: DLPF_CFG for both (register map §4.3). Newer parts: DLPF_CFG for the gyro and
     /// A_DLPF_CFG in ACCEL_CONFIG2 for the accelerometer (MPU-6500 register map §4.6–4.7, used for

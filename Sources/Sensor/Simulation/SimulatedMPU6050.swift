@@ -7,9 +7,9 @@ import LinuxSystem
 /// the configured full ranges (saturating like the chip), fills a FIFO that drops its oldest
 /// bytes and sets FIFO_OFLOW when full, and reads FIFO_R_W as the chip does (the last byte again
 /// when empty). Time is the injected clock's, so tests run it faster than real time. Motion,
-/// sensor errors and noise come from a `SimulationScenario` whose time starts when the sensor
-/// last started sampling (wake-up, or a change of rate or filter) and advances with its sample
-/// clock, so the same scenario and seed give the same samples however the host's timing varies. Faults are injected with `inject(_:)`.
+/// sensor errors and noise come from a `SimulationScenario` whose time starts when the FIFO
+/// stream starts (before that, when sampling started) and advances with the sample clock, so the
+/// same scenario and seed stream the same samples however the host's timing varies. Faults are injected with `inject(_:)`.
 public final class SimulatedMPU6050: I2CBus {
     public let devicePath: String
     public let scenario: SimulationScenario
@@ -62,8 +62,8 @@ public final class SimulatedMPU6050: I2CBus {
     /// inclination (degrees from vertical) at the instant that sample was taken, or nil before
     /// the FIFO was started.
     public func truthInclinationDegrees(forSampleIndex index: Int) -> Double? {
-        guard samplingOrigin != nil, let first = fifoOriginSample else { return nil }
-        let t = Double(first + index) * samplePeriodSeconds
+        guard samplingOrigin != nil, fifoOriginSample != nil else { return nil }
+        let t = Double(index + 1) * samplePeriodSeconds
         return scenario.motion.state(atSeconds: t).inclinationDegrees
     }
 
