@@ -70,10 +70,10 @@ public final class PWMBuzzer: Buzzer {
         access(path, F_OK) == 0
     }
 
-    /// The corresponding calls are `open(path, O_WRONLY | O_CLOEXEC)`, `write`, `close`; sysfs
-    /// attributes take one write each.
+    /// The corresponding calls are `open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)`, `write`, `close`,
+    /// as `echo value > file` does; a sysfs attribute takes its value in one write.
     private static func writeAttribute(_ text: String, to path: String) throws(GPIOError) {
-        let fd = open(path, O_WRONLY | O_CLOEXEC)
+        let fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)
         guard fd >= 0 else {
             throw .pwm(path: path, errno: .current)
         }
