@@ -35,7 +35,8 @@ extension Adherence {
             }
         }
         return days.map { day in
-            guard tasks.contains(where: { $0.schedule.exists(onDay: day, calendar: calendar) }) else {
+            let dayInterval = calendar.dayInterval(containing: day)
+            guard tasks.contains(where: { $0.schedule.exists(on: dayInterval) }) else {
                 return DailyAdherence(day: day, adherence: .noTasks)
             }
             guard let events = eventsByDay[day], !events.isEmpty else {

@@ -46,19 +46,31 @@ public struct Schedule: Hashable, Sendable {
     ///   - calendar: The calendar used to build the elements.
     /// - Returns: Events ordered by start (ties by element order); empty when `start >= end`.
     public func events(from start: Date, to end: Date, calendar: Calendar) -> [ScheduleEvent] {
-        guard start < end else { return [] }
+        var events: [ScheduleEvent] = []
+        forEachEvent(from: start, to: end, calendar: calendar) { events.append($0); return true }
+        return events
+    }
+
+    /// Whether ``events(from:to:calendar:)`` would return any event, without building the others.
+    func hasEvents(from start: Date, to end: Date, calendar: Calendar) -> Bool {
+        var found = false
+        forEachEvent(from: start, to: end, calendar: calendar) { _ in found = true; return false }
+        return found
+    }
+
+    /// Calls `body` with each event of ``events(from:to:calendar:)`` in order while it returns true.
+    private func forEachEvent(from start: Date, to end: Date, calendar: Calendar, _ body: (ScheduleEvent) -> Bool) {
+        guard start < end else { return }
         let longest = elements.map(\.longestEventSeconds).max() ?? 0
         var merger = ScheduleEventMerger(
             elements: elements, calendar: calendar, limit: end,
             skippingEventsBefore: start.addingTimeInterval(-longest))
-        var events: [ScheduleEvent] = []
         while let event = merger.next() {
             // [CK] OCKSchedule.events: `element.end ?? distantFuture > start`.
-            if event.end >= start, event.element.end.map({ $0 > start }) ?? true {
-                events.append(event)
+            if event.end >= start, event.element.end.map({ $0 > start }) ?? true, !body(event) {
+                return
             }
         }
-        return events
     }
 
     /// The event with a global occurrence index, or nil when the index is negative or the schedule
@@ -110,7 +122,11 @@ public struct Schedule: Hashable, Sendable {
     /// Whether the schedule is live on the local day containing `date` ([CK] `exists(onDay:)`, used
     /// by adherence): it has started by 23:59:59 of that day and, when finite, ends after 00:00.
     public func exists(onDay date: Date, calendar: Calendar) -> Bool {
-        let day = calendar.dayInterval(containing: date)
+        exists(on: calendar.dayInterval(containing: date))
+    }
+
+    /// ``exists(onDay:calendar:)`` for a day already given as ``Foundation/Calendar/dayInterval(containing:)``.
+    func exists(on day: DateInterval) -> Bool {
         guard let end = endDate else { return startDate <= day.end }
         return startDate < day.end && end > day.start
     }

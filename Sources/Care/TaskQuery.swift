@@ -43,7 +43,7 @@ public struct TaskQuery: Hashable, Sendable {
     }
 
     private func includes(_ task: CareTask, in interval: DateInterval, calendar: Calendar) -> Bool {
-        let hasEvents = !task.schedule.events(from: interval.start, to: interval.end, calendar: calendar).isEmpty
+        let hasEvents = task.schedule.hasEvents(from: interval.start, to: interval.end, calendar: calendar)
         if excludesTasksWithNoEvents, !hasEvents { return false }
         if let scheduleEnd = task.schedule.endDate {
             return scheduleEnd >= interval.start && task.effectiveDate <= interval.end
