@@ -11,11 +11,12 @@ public enum ScheduleDuration: Hashable, Sendable {
     /// A fixed duration of `minutes` minutes.
     public static func minutes(_ minutes: Double) -> ScheduleDuration { .seconds(minutes * 60) }
 
-    /// True for a finite, non-negative fixed duration and for ``allDay``.
+    /// True for ``allDay`` and for a fixed duration from zero up to ``ScheduleInterval/maximumYears``
+    /// years (so event ends stay dates that any formatter can print).
     public var isValid: Bool {
         switch self {
         case .allDay: true
-        case .seconds(let seconds): seconds.isFinite && seconds >= 0
+        case .seconds(let seconds): seconds >= 0 && seconds <= Double(ScheduleInterval.maximumYears) * 366 * 86_400
         }
     }
 }

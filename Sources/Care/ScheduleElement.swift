@@ -37,7 +37,7 @@ public struct ScheduleElement: Hashable, Sendable {
     ///   - start: The first event's start; for `.allDay`, normalized to the start of its day.
     ///   - end: Exclusive end, or nil for a never-ending element. Must be after `start`.
     ///   - interval: A valid interval (``ScheduleInterval/isValid``); whole days for `.allDay`.
-    ///   - duration: Each event's duration; fixed durations must be finite and non-negative.
+    ///   - duration: Each event's duration (``ScheduleDuration/isValid``).
     ///   - text: A free label.
     ///   - targetValues: Goal values for each event's outcome.
     ///   - calendar: The calendar (and time zone) that defines days for `.allDay`.

@@ -8,7 +8,7 @@ public enum ScheduleError: Error, Hashable, Sendable {
     case invalidInterval(ScheduleInterval)
     /// An all-day element needs an interval of whole days (days, weeks, months, years).
     case allDayIntervalNotWholeDays(ScheduleInterval)
-    /// A fixed duration must be finite and not negative.
+    /// A fixed duration must be from zero up to ``ScheduleInterval/maximumYears`` years.
     case invalidDuration(seconds: Double)
     /// A schedule needs at least one element.
     case noElements
@@ -29,7 +29,7 @@ extension ScheduleError: CustomStringConvertible {
         case .allDayIntervalNotWholeDays(let interval):
             "an all-day schedule element needs an interval of whole days, weeks, months or years, got \(interval)"
         case .invalidDuration(let seconds):
-            "schedule duration must be a finite, non-negative number of seconds, got \(seconds)"
+            "schedule duration must be from 0 seconds to \(ScheduleInterval.maximumYears) years, got \(seconds) seconds"
         case .noElements:
             "a schedule needs at least one element"
         case .invalidTimeOfDay(let hour, let minutes):

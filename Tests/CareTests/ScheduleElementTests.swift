@@ -115,7 +115,7 @@ import Testing
         }
     }
 
-    @Test(arguments: [-1.0, .nan, .infinity])
+    @Test(arguments: [-1.0, .nan, .infinity, 1e300])
     func rejectsInvalidDurations(seconds: Double) {
         #expect(throws: ScheduleError.self) {
             try ScheduleElement(start: la.date(2021, 6, 1), interval: .days(1), duration: .seconds(seconds), calendar: la)
