@@ -87,8 +87,29 @@ extension Calibration {
     static func turns<Samples: RandomAccessCollection<InertialSample>>(
         in samples: Samples, parameters: FusionParameters
     ) -> [Turn] where Samples.Index == Int {
-        // Still runs as (first, last) index pairs, each at least the rest duration long.
-        var runs: [(first: Int, last: Int)] = []
+        let runs = stillRuns(in: samples, parameters: parameters)
+        func pose(_ run: ClosedRange<Int>) -> Vector3? {
+            var sum = Vector3.zero
+            for index in run { sum += samples[index].acceleration }
+            return sum.normalized
+        }
+        var turns: [Turn] = []
+        for (a, b) in zip(runs, runs.dropFirst()) {
+            guard let before = pose(a), let after = pose(b) else { continue }
+            // From the middle of the first pose to the middle of the second: each pose's mean stands
+            // for the gravity direction there, and the still halves add only noise to the integral.
+            turns.append(Turn(from: (a.lowerBound + a.upperBound) / 2, to: (b.lowerBound + b.upperBound) / 2,
+                              before: before, after: after))
+        }
+        return turns
+    }
+
+    /// The index ranges where the rest detector saw the samples still for at least
+    /// ``minimumPoseSeconds``.
+    static func stillRuns<Samples: RandomAccessCollection<InertialSample>>(
+        in samples: Samples, parameters: FusionParameters
+    ) -> [ClosedRange<Int>] where Samples.Index == Int {
+        var runs: [ClosedRange<Int>] = []
         var detector = RestDetector(parameters: parameters)
         var runStart: Int?
         var previousTime: Double?
@@ -100,26 +121,12 @@ extension Calibration {
             if detector.isStill {
                 if runStart == nil { runStart = index }
             } else if let start = runStart {
-                runs.append((start, index - 1))
+                if index - 1 >= start { runs.append(start...(index - 1)) }
                 runStart = nil
             }
         }
-        if let start = runStart { runs.append((start, samples.index(before: samples.endIndex))) }
-        runs = runs.filter { samples[$0.last].time - samples[$0.first].time >= minimumPoseSeconds }
-
-        func pose(_ run: (first: Int, last: Int)) -> Vector3? {
-            var sum = Vector3.zero
-            for index in run.first...run.last { sum += samples[index].acceleration }
-            return sum.normalized
-        }
-        var turns: [Turn] = []
-        for (a, b) in zip(runs, runs.dropFirst()) {
-            guard let before = pose(a), let after = pose(b) else { continue }
-            // From the middle of the first pose to the middle of the second: each pose's mean stands
-            // for the gravity direction there, and the still halves add only noise to the integral.
-            turns.append(Turn(from: (a.first + a.last) / 2, to: (b.first + b.last) / 2, before: before, after: after))
-        }
-        return turns
+        if let start = runStart, let last = samples.indices.last { runs.append(start...last) }
+        return runs.filter { samples[$0.upperBound].time - samples[$0.lowerBound].time >= minimumPoseSeconds }
     }
 }
 

@@ -57,6 +57,10 @@ public struct Calibration: Hashable, Sendable, Codable {
         if [gyroScale.x, gyroScale.y, gyroScale.z].contains(where: { !(0.9...1.1).contains($0) }) {
             problems.append("gyro scale outside 0.9…1.1 (datasheet tolerance is ±3 %)")
         }
+        if let mounting, abs(mounting.shinAxis.length - 1) > 1e-6 || abs(mounting.hingeAxis.length - 1) > 1e-6
+            || abs(mounting.shinAxis.dot(mounting.hingeAxis)) > 1e-6 {
+            problems.append("the mounting's axes are not perpendicular unit vectors")
+        }
         if accelerometerOffset.maximumMagnitude > 0.5 {
             problems.append("accelerometer offset above 0.5 g (datasheet tolerance is ±80 mg)")
         }

@@ -94,6 +94,18 @@ struct CalibrationTests {
         #expect(decoded.problems.isEmpty)
     }
 
+    @Test func fileBytesRoundTripAndForeignFilesAreRefused() throws {
+        let calibration = Calibration(gyroBias: Vector3(1, 2, 3), gyroScale: Vector3(1.01, 1, 0.99),
+                                      mounting: Mounting(shinAxis: .unitZ, hingeAxis: .unitY))
+        #expect(try Calibration(json: calibration.json()) == calibration)
+        #expect(throws: CalibrationFileError.notACalibration) { try Calibration(json: Data("[1, 2]".utf8)) }
+        #expect(throws: CalibrationFileError.unsupportedVersion(2)) { try Calibration(json: Data(#"{"version": 2}"#.utf8)) }
+        #expect(throws: CalibrationFileError.damaged) { try Calibration(json: Data(#"{"version": 1, "gyroBias": 3}"#.utf8)) }
+        var skewed = calibration
+        skewed.mounting?.hingeAxis = Vector3(0, 0.6, 0.8)
+        #expect(throws: CalibrationFileError.self) { try Calibration(json: skewed.json()) }
+    }
+
     @Test func reportsProblemsOfAForeignFile() {
         var calibration = Calibration(accelerometerScale: Vector3(1, 3, 1))
         calibration.version = 99
@@ -124,5 +136,54 @@ struct GyroScaleCalibrationTests {
     @Test func refusesTurnsAboutOneAxisOnly() {
         let one = Array(turns(scale: Vector3(1, 1, 1)).prefix(1))
         #expect(throws: CalibrationError.posesNotSpread) { try Calibration.gyroScale(recordings: one) }
+    }
+}
+
+struct FaceCalibrationTests {
+    /// Six faces held 3 s each, tipped 90° over an edge in 1.5 s between them: about x, x, y, z, z.
+    static func faces(bias: Vector3, gyroScale: Vector3, offset: Vector3, scale: Vector3, seed: UInt64 = 4) -> [InertialSample] {
+        var rng = SplitMix64(seed: seed)
+        var samples: [InertialSample] = []
+        var up = Vector3.unitZ, time = 0.0
+        let rate = 200.0
+        func emit(up: Vector3, turning: Vector3) {
+            samples.append(InertialSample(
+                time: time,
+                acceleration: up.scaled(by: scale) + offset + rng.gaussianVector(sigma: 0.003),
+                rotationRate: turning.scaled(by: gyroScale) + bias + rng.gaussianVector(sigma: 0.05)))
+            time += 1 / rate
+        }
+        for axis in [Vector3.unitX, .unitX, .unitY, .unitZ, .unitZ] {
+            for _ in 0..<Int(3 * rate) { emit(up: up, turning: .zero) }
+            let start = up, steps = Int(1.5 * rate)
+            for step in 0..<steps {
+                // Half-cosine turn of 90°; rate in °/s about the board axis.
+                let s = Double(step) / Double(steps)
+                let angle = 45 * (1 - cos(Double.pi * s))
+                let angularRate = 45 * Double.pi / 1.5 * sin(Double.pi * s)
+                emit(up: start.rotated(by: axis * (-angle * Double.pi / 180)), turning: axis * angularRate)
+            }
+            up = start.rotated(by: axis * (-Double.pi / 2))
+        }
+        for _ in 0..<Int(3 * rate) { emit(up: up, turning: .zero) }
+        return samples
+    }
+
+    @Test func oneRecordingOfTheSixFacesGivesTheWholeSensorCalibration() throws {
+        let bias = Vector3(3, -12, 7), gyroScale = Vector3(1.02, 0.97, 1.015)
+        let offset = Vector3(0.03, -0.04, 0.06), scale = Vector3(1.02, 0.98, 1.01)
+        let calibration = try Calibration.fromFaces(Self.faces(bias: bias, gyroScale: gyroScale, offset: offset, scale: scale))
+        #expect((calibration.gyroBias - bias).maximumMagnitude < 0.05)
+        #expect((calibration.accelerometerOffset - offset).maximumMagnitude < 2e-3)
+        #expect((calibration.accelerometerScale - scale).maximumMagnitude < 2e-3)
+        #expect((calibration.gyroScale - gyroScale).maximumMagnitude < 3e-3)
+        #expect(calibration.problems.isEmpty)
+    }
+
+    @Test func tooFewFacesAreRefused() {
+        let samples = Self.faces(bias: .zero, gyroScale: Vector3(1, 1, 1), offset: .zero, scale: Vector3(1, 1, 1))
+        #expect(throws: CalibrationError.tooFewPoses(needed: 6, got: 3)) {
+            try Calibration.fromFaces(Array(samples.prefix(2400)))
+        }
     }
 }

@@ -105,26 +105,13 @@ public struct ReplayAction: CommandAction, Equatable {
 
     /// Reads and checks a calibration file; a foreign, newer or damaged file is an error, never ignored.
     static func loadCalibration(at path: String) throws -> Calibration {
-        let what = "could not use the calibration at \(path)"
         let data = Data(try readText(at: path).utf8)
-        struct VersionProbe: Decodable { var version: Int }
-        guard let probe = try? JSONDecoder().decode(VersionProbe.self, from: data) else {
-            throw CommandFailure(what, why: "it is not a romdev calibration file", hint: "run 'romdev calibrate' again")
-        }
-        guard probe.version == Calibration.currentVersion else {
-            throw CommandFailure(
-                what, why: "it has format version \(probe.version); this romdev reads version \(Calibration.currentVersion)")
-        }
-        let calibration: Calibration
         do {
-            calibration = try JSONDecoder().decode(Calibration.self, from: data)
+            return try Calibration(json: data)
         } catch {
-            throw CommandFailure(what, why: "it is damaged or incomplete", hint: "run 'romdev calibrate' again")
+            throw CommandFailure(
+                "could not use the calibration at \(path)", why: error.description, hint: "run 'romdev calibrate' again")
         }
-        guard calibration.problems.isEmpty else {
-            throw CommandFailure(what, why: calibration.problems.joined(separator: "; "), hint: "run 'romdev calibrate' again")
-        }
-        return calibration
     }
 
     /// The trace: a fresh filter over every sample (the session's filter stops with the session),
