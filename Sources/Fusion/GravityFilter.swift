@@ -97,7 +97,8 @@ public struct GravityFilter: Sendable {
         guard averagingWindow > 0 else { return }
         let window = restDetector.isAtRest
             ? min(averagingWindow, parameters.restAccelerometerTimeConstant) : averagingWindow
-        let k = interval / window
+        // After a gap longer than the window the measurement simply replaces the estimate.
+        let k = min(1, interval / window)
         if let blended = (gravity + (measured - gravity) * k).normalized {
             gravity = blended
         }

@@ -182,16 +182,8 @@ public struct MeasurementSession: Sendable {
         return result
     }
 
-    /// The unwrapped sagittal angle of each sample (in feeding order) under the session's mounting,
-    /// e.g. for a trace; empty before any sample.
-    public func angles() -> [Double] {
-        guard let mounting else { return [] }
-        var unwrapper = AngleUnwrapper()
-        return gravities.map { unwrapper.unwrap(mounting.sagittalAngle(gravity: $0)) }
-    }
-
-    /// The gravity direction after each sample, in feeding order.
-    public var gravityHistory: ArraySlice<Vector3> { gravities[...] }
+    /// How many samples the session has taken (it ignores those fed after it finished).
+    public var sampleCount: Int { gravities.count }
 
     private static func result(of gravities: ArraySlice<Vector3>, mounting: Mounting,
                                flags: QualityFlags) -> RangeOfMotionResult? {

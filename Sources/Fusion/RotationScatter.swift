@@ -7,19 +7,13 @@ public struct RotationScatter: Hashable, Sendable {
     public init() {}
 
     /// Adds one angular rate (any unit, used consistently) weighted by `interval` seconds.
-    @inlinable
     public mutating func add(_ rate: Vector3, interval: Double) {
-        addProduct(rate, weight: interval)
-    }
-
-    @usableFromInline
-    mutating func addProduct(_ v: Vector3, weight: Double) {
-        xx += v.x * v.x * weight
-        xy += v.x * v.y * weight
-        xz += v.x * v.z * weight
-        yy += v.y * v.y * weight
-        yz += v.y * v.z * weight
-        zz += v.z * v.z * weight
+        xx += rate.x * rate.x * interval
+        xy += rate.x * rate.y * interval
+        xz += rate.x * rate.z * interval
+        yy += rate.y * rate.y * interval
+        yz += rate.y * rate.z * interval
+        zz += rate.z * rate.z * interval
     }
 
     private func multiply(_ v: Vector3) -> Vector3 {

@@ -174,10 +174,7 @@ public struct AccuracyTrial: Sendable {
                 covered += gap.count
             }
             for sample in batch.samples where sample.index < total {
-                recorded.samples.append(InertialSample(
-                    time: sample.timeSeconds,
-                    acceleration: Vector3(sample.accelerationG.x, sample.accelerationG.y, sample.accelerationG.z),
-                    rotationRate: Vector3(sample.angularRateDPS.x, sample.angularRateDPS.y, sample.angularRateDPS.z)))
+                recorded.samples.append(InertialSample(sample))
                 recorded.truth.append(simulator.truthInclinationDegrees(forSampleIndex: sample.index) ?? .nan)
             }
             covered += batch.samples.count

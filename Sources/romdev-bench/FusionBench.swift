@@ -76,11 +76,7 @@ enum FusionBench {
         let scenario = SimulationScenario(
             motion: MotionModel(movement: .kneeExtension(movement)), errors: .noiseOnly, seed: 1)
         let recording = try scenario.record(seconds: 60)
-        return recording.samples.map {
-            InertialSample(time: $0.timeSeconds,
-                           acceleration: Vector3($0.accelerationG.x, $0.accelerationG.y, $0.accelerationG.z),
-                           rotationRate: Vector3($0.angularRateDPS.x, $0.angularRateDPS.y, $0.angularRateDPS.z))
-        }
+        return recording.samples.map(InertialSample.init)
     }
 
     private static func nanoseconds(_ duration: Duration) -> Double {

@@ -44,6 +44,14 @@ struct GravityFilterTests {
         #expect(filter.gravity.angle(to: tilted) * 180 / Double.pi < 0.01)
     }
 
+    @Test func aLongGapBetweenSamplesDoesNotOvershoot() {
+        var filter = GravityFilter()
+        for i in 0..<300 { filter.update(InertialSample(time: Double(i) * 0.01, acceleration: .unitZ, rotationRate: .zero)) }
+        let tilted = Vector3(0.6, 0, 0.8)
+        filter.update(InertialSample(time: 10, acceleration: tilted, rotationRate: .zero))
+        #expect(filter.gravity.angle(to: tilted) * 180 / Double.pi < 1e-6)
+    }
+
     @Test func startsAtTheMeanOfTheFirstStillSamples() {
         var rng = SplitMix64(seed: 3)
         var filter = GravityFilter()

@@ -78,7 +78,7 @@ public struct ReplayAction: CommandAction, Equatable {
         guard let result = session.result(), case .finished(let reason) = session.phase else {
             throw CommandFailure("could not measure \(recordingPath)", why: "the recording has no usable samples")
         }
-        let used = session.gravityHistory.count
+        let used = session.sampleCount
         let duration = samples[used - 1].time - samples[0].time
         let reference = recording.truthAngles.map { truth -> Double in
             let span = truth.prefix(used)
