@@ -35,13 +35,21 @@ test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
-## demo: the main job end to end on the simulated device, in a throwaway store
+## demo: the care plan end to end (init, onboard, check-in, today's feed) and the simulated sensor, in a throwaway store
 demo: build
-	@set -e; dir=$$(mktemp -d); export ROMDEV_STORE="$$dir/care.sqlite"; r="$(BIN_DIR)/romdev"; \
-	echo "store: $$ROMDEV_STORE"; \
-	for step in "init" "onboard --consent-by 'Demo Patient'" "checkin --pain 3 --sleep 7" "today"; do \
-	  echo; echo "\$$ romdev $$step"; eval "\"$$r\" $$step"; \
-	done
+	@set -e; dir=$$(mktemp -d); trap 'rm -rf "$$dir"' EXIT; \
+	export ROMDEV_STORE="$$dir/care.sqlite"; r="$(BIN_DIR)/romdev"; \
+	step() { printf '\n$$ romdev'; for a in "$$@"; do case "$$a" in *" "*) printf " '%s'" "$$a";; *) printf ' %s' "$$a";; esac; done; \
+	  echo; "$$r" "$$@"; }; \
+	echo "romdev demo on a throwaway care store: ROMDEV_STORE=$$ROMDEV_STORE"; \
+	step init; \
+	step today; \
+	step onboard --consent-by "Demo Patient"; \
+	step checkin --pain 3 --sleep 7; \
+	step checkin --pain 11 --sleep 7 || echo "(refused with exit status $$?; the store is unchanged)"; \
+	step today; \
+	step export --format csv; \
+	step doctor --simulate
 
 ## bench: figures for the store, the driver and fusion (release build)
 bench: deps
