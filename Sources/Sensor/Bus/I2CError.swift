@@ -15,6 +15,7 @@ public struct I2CError: Error, Equatable, Sendable, CustomStringConvertible {
         case close
     }
 
+    /// What was being attempted.
     public var operation: Operation
     /// The device node, e.g. `/dev/i2c-1`.
     public var devicePath: String
@@ -22,6 +23,7 @@ public struct I2CError: Error, Equatable, Sendable, CustomStringConvertible {
     public var address: UInt8?
     /// The first register of the transfer, for reads and writes.
     public var register: UInt8?
+    /// Why it failed.
     public var errno: Errno
 
     public init(

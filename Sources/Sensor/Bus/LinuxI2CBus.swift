@@ -12,6 +12,7 @@ import LinuxSystem
 /// rather than setting `errno`, so results are mapped with `Errno(rawValue: -result)`. Reads,
 /// writes and ioctls are retried on `EINTR`; `close` never is.
 public final class LinuxI2CBus: I2CBus {
+    /// The device node, e.g. `/dev/i2c-1`.
     public let devicePath: String
     private var descriptor: CInt
     private var address: UInt8?

@@ -1,6 +1,7 @@
 /// A clock that moves only when told to: `sleep` advances it instantly. Lets the simulator and the
 /// driver run a session many times faster than real time, deterministically.
 public final class ManualClock: MonotonicClock {
+    /// Seconds; changes only through `sleep` and `advance`.
     public private(set) var now: Double
 
     /// - Parameter start: The initial reading, in seconds.

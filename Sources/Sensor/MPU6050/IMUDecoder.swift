@@ -1,8 +1,11 @@
 /// Turns raw big-endian two's-complement words into g, °/s and °C for one configuration.
 /// Pure: no I/O, so every full-scale setting is tested exhaustively.
 public struct IMUDecoder: Sendable {
+    /// Accelerometer scale, g per LSB, for the configured full range.
     public let gPerLSB: Double
+    /// Gyroscope scale, °/s per LSB, for the configured full range.
     public let dpsPerLSB: Double
+    /// The part whose temperature formula applies.
     public let part: MPU6050Part
 
     public init(configuration: MPU6050Configuration, part: MPU6050Part) {

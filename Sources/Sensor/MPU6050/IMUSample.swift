@@ -26,7 +26,9 @@ public struct IMUSample: Equatable, Sendable {
 
 /// Samples lost to a FIFO overflow: indices `startIndex ..< startIndex + count`.
 public struct SampleGap: Equatable, Sendable {
+    /// Index of the first lost sample.
     public var startIndex: Int
+    /// How many samples were lost (estimated from the host clock, to within one).
     public var count: Int
 
     public init(startIndex: Int, count: Int) {
@@ -38,7 +40,9 @@ public struct SampleGap: Equatable, Sendable {
 /// What one read of the sensor delivered: new samples in index order, and the gap an overflow left
 /// before them, if any.
 public struct SampleBatch: Equatable, Sendable {
+    /// New samples, indices increasing.
     public var samples: [IMUSample]
+    /// Samples lost just before `samples`, if the FIFO overflowed.
     public var gap: SampleGap?
 
     public init(samples: [IMUSample], gap: SampleGap? = nil) {

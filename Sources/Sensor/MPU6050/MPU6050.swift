@@ -9,7 +9,9 @@ public final class MPU6050 {
     /// AD0 high.
     public static let alternateAddress: UInt8 = 0x69
 
+    /// The adapter the sensor is on.
     public let bus: any I2CBus
+    /// The sensor's 7-bit address, 0x68 or 0x69.
     public let address: UInt8
     let clock: any MonotonicClock
 

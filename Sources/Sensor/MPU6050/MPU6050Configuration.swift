@@ -74,9 +74,13 @@ public struct MPU6050Configuration: Equatable, Sendable, CustomStringConvertible
     /// Output rate in Hz: 1 kHz divided by an integer 1...250, so one of 4, 5, 8, 10, 20, 25, 40, 50,
     /// 100, 125, 200, 250, 500, 1000.
     public let sampleRateHz: Int
+    /// The digital low-pass filter for gyro and accelerometer.
     public let lowPassFilter: LowPassFilter
+    /// Gyroscope full scale.
     public let gyroRange: GyroRange
+    /// Accelerometer full scale.
     public let accelRange: AccelRange
+    /// FIFO batches or polled registers.
     public let readout: Readout
 
     /// - Throws: `MPU6050ConfigurationError.unsupportedSampleRate` unless 1000 / `sampleRateHz` is

@@ -15,6 +15,7 @@ public struct KneeExtension: Equatable, Sendable {
     public var holdSeconds: Double
     /// Inclination each lower ends at, degrees.
     public var returnDegrees: Double
+    /// Raise–hold–lower cycles, at least 1.
     public var repetitions: Int
     /// Rest before the first raise, seconds.
     public var leadInSeconds: Double

@@ -19,9 +19,11 @@ public struct MotionModel: Equatable, Sendable {
         case kneeExtension(KneeExtension)
     }
 
+    /// What the shank does over time.
     public var movement: Movement
     /// Board axes → shank axes.
     public var mounting: Rotation
+    /// Knee joint movement from the thigh rocking.
     public var thighMovement: ThighMovement
     /// Along the shank from the knee joint to the board, metres.
     public var sensorDistanceFromKneeMeters: Double
@@ -98,6 +100,7 @@ public struct MotionState: Equatable, Sendable {
 public struct ThighMovement: Equatable, Sendable {
     /// Peak thigh pitch, degrees.
     public var amplitudeDegrees: Double
+    /// Rocking frequency, Hz.
     public var frequencyHz: Double
     /// Hip to knee, metres.
     public var thighLengthMeters: Double
@@ -108,6 +111,7 @@ public struct ThighMovement: Equatable, Sendable {
         self.thighLengthMeters = thighLengthMeters
     }
 
+    /// A still thigh.
     public static let none = ThighMovement(amplitudeDegrees: 0, frequencyHz: 0)
 
     /// A restless patient: ±1° at 0.5 Hz.

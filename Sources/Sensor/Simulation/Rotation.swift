@@ -7,8 +7,11 @@ import Musl
 /// A 3-D rotation as a matrix with columns `x`, `y`, `z`: the images of the unit axes. Used for the
 /// board's mounting on the shin (board axes → shank axes).
 public struct Rotation: Equatable, Sendable {
+    /// The image of the x axis (first column).
     public var x: SIMD3<Double>
+    /// The image of the y axis (second column).
     public var y: SIMD3<Double>
+    /// The image of the z axis (third column).
     public var z: SIMD3<Double>
 
     public init(x: SIMD3<Double>, y: SIMD3<Double>, z: SIMD3<Double>) {
@@ -17,6 +20,7 @@ public struct Rotation: Equatable, Sendable {
         self.z = z
     }
 
+    /// No rotation: board axes are shank axes.
     public static let identity = Rotation(x: [1, 0, 0], y: [0, 1, 0], z: [0, 0, 1])
 
     /// Rotation by `angleDegrees` about `axis` (right-handed; the axis need not be unit length).

@@ -19,6 +19,7 @@ public struct SensorErrorModel: Equatable, Sendable {
     public var accelOffsetG: SIMD3<Double>
     /// Sensitivity error as a fraction, e.g. 0.01 = reads 1 % high (datasheet ±3 %).
     public var gyroScaleError: SIMD3<Double>
+    /// Accelerometer sensitivity error as a fraction (datasheet ±3 %).
     public var accelScaleError: SIMD3<Double>
     /// Change of the gyro offset per °C, °/s/°C (datasheet ±20 °/s over −40…85 °C).
     public var gyroOffsetDriftPerCelsius: SIMD3<Double>
@@ -26,6 +27,7 @@ public struct SensorErrorModel: Equatable, Sendable {
     public var accelOffsetDriftPerCelsius: SIMD3<Double>
     /// Sample-clock error as a fraction; positive runs fast (PLL: about ±1 %).
     public var sampleClockError: Double
+    /// Die temperature over time; drives the offset drift and TEMP_OUT.
     public var temperature: DieTemperature
 
     public init(
@@ -75,8 +77,11 @@ public struct SensorErrorModel: Equatable, Sendable {
 
 /// Die temperature over time: a first-order approach from `startCelsius` to `settledCelsius`.
 public struct DieTemperature: Equatable, Sendable {
+    /// At power-up, °C.
     public var startCelsius: Double
+    /// After warming up, °C.
     public var settledCelsius: Double
+    /// Time constant of the warm-up, seconds.
     public var timeConstantSeconds: Double
 
     public init(startCelsius: Double, settledCelsius: Double, timeConstantSeconds: Double) {
@@ -85,6 +90,7 @@ public struct DieTemperature: Equatable, Sendable {
         self.timeConstantSeconds = timeConstantSeconds
     }
 
+    /// A die held at `celsius` throughout.
     public static func constant(_ celsius: Double) -> DieTemperature {
         DieTemperature(startCelsius: celsius, settledCelsius: celsius, timeConstantSeconds: 1)
     }

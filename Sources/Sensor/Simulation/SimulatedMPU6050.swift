@@ -11,8 +11,11 @@ import LinuxSystem
 /// stream starts (before that, when sampling started) and advances with the sample clock, so the
 /// same scenario and seed stream the same samples however the host's timing varies. Faults are injected with `inject(_:)`.
 public final class SimulatedMPU6050: I2CBus {
+    /// The name errors use in place of a device node.
     public let devicePath: String
+    /// Motion, errors, part, address and seed.
     public let scenario: SimulationScenario
+    /// The time the sensor samples by.
     public let clock: any MonotonicClock
     /// Traffic so far (successful transfers).
     public private(set) var statistics = BusStatistics()

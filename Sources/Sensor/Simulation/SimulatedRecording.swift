@@ -1,5 +1,6 @@
 /// Samples from a simulated session with the ground truth of each.
 public struct SimulatedRecording: Sendable {
+    /// The configuration the driver ran.
     public var configuration: MPU6050Configuration
     /// In index order, as the driver delivered them.
     public var samples: [IMUSample]

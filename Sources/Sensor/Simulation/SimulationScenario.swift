@@ -1,10 +1,13 @@
 /// Everything that fixes a simulated session: what the shank does, how the sensor errs, which part
 /// answers at which address, and the seed of the noise, so that a scenario replays exactly.
 public struct SimulationScenario: Equatable, Sendable {
+    /// What the shank does, and how the board sits on it.
     public var motion: MotionModel
+    /// How the sensor errs (`.ideal`, `.noiseOnly`, `.datasheet(seed:)`, or set by field).
     public var errors: SensorErrorModel
     /// Seeds the per-sample noise (and, for the named scenarios, the drawn sensor errors).
     public var seed: UInt64
+    /// Which family member answers WHO_AM_I.
     public var part: MPU6050Part
     /// 0x68 or 0x69.
     public var address: UInt8

@@ -1,12 +1,14 @@
 /// SplitMix64 (Steele, Lea, Flood 2014): a tiny seeded generator whose stream is fixed by its seed
 /// on every platform and Swift version, so `--seed N` replays a simulated session exactly.
 public struct SplitMix64: RandomNumberGenerator, Sendable {
+    /// The generator's whole state; equal states give equal streams.
     public private(set) var state: UInt64
 
     public init(seed: UInt64) {
         state = seed
     }
 
+    /// The next 64 random bits.
     public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
