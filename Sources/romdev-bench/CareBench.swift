@@ -1,6 +1,9 @@
 import Care
 import CareStorage
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Care store figures: `romdev today` wall time on a store holding five years of the Recover plan
 /// plus ten daily tasks with an outcome on every event, the same query in process, outcome insert
@@ -11,6 +14,10 @@ import Foundation
 enum CareBench {
     static func run() {
         print("== care store ==")
+        // Wall times depend on what else runs; the load puts them in context.
+        if let load = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8).split(separator: " ").first {
+            print("host load average (1 min): \(load) on \(ProcessInfo.processInfo.activeProcessorCount) CPUs")
+        }
         let arguments = CommandLine.arguments
         let romdev = arguments.firstIndex(of: "--romdev").flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("romdev-care-bench-\(UUID().uuidString)")
@@ -28,7 +35,7 @@ enum CareBench {
     private static func measure(in directory: URL, romdev: String?) throws {
         let now = Date()
         var fiveYearStore: CareStore?
-        var scaling: [(label: String, query: Summary, process: Summary?)] = []
+        var scaling: [(label: String, query: Summary, process: ProcessTimes?)] = []
         for (label, days) in [("1 month", 30), ("1 year", 365), ("5 years", 5 * 365 + 1)] {
             let path = directory.appendingPathComponent("care-\(days)d.sqlite").path
             let clock = ContinuousClock()
@@ -42,7 +49,7 @@ enum CareBench {
             print(String(format: "store %@: %d days of the Recover plan + 10 daily tasks, %d outcomes, %.1f MB (built in %.1f s)",
                          label, days, outcomes, Double(size) / 1e6, seconds(buildTime)))
             let query = Summary(try (0..<runs).map { _ in try clock.measure { try today(path: path, now: now) } })
-            var process: Summary?
+            var process: ProcessTimes?
             if let romdev {
                 do {
                     process = try timeProcess(romdev: romdev, store: path)
@@ -54,25 +61,29 @@ enum CareBench {
             if days > 365 { fiveYearStore = store }
         }
 
+        if let romdev, let floor = try? timeProcess(romdev: romdev, store: directory.appendingPathComponent("none.sqlite").path,
+                                                    arguments: ["--version"]) {
+            print("process start floor, romdev --version (\(runs) runs): \(floor.text)")
+        }
         if let five = scaling.last {
             if let process = five.process {
-                print("romdev today, 5 years, whole process (\(runs) runs): median \(process.medianText), p95 \(process.p95Text)"
-                    + " (target < 20 ms)")
+                print("romdev today, 5 years, whole process (\(runs) runs): \(process.text) (target < 20 ms)")
             } else {
                 print("romdev today: not timed (pass --romdev PATH to a romdev that has `today`)")
             }
-            print("today's query in process, 5 years (open store + day's tasks + events + adherence, \(runs) runs):"
+            print("today's query in process, 5 years (open store + onboarding + day's tasks + events + adherence, \(runs) runs):"
                 + " median \(five.query.medianText), p95 \(five.query.p95Text)")
         }
         if let store = fiveYearStore {
+            try printBreakdown(store: store, now: now)
             let inserts = try insertLatencies(store: store, now: now)
             print("outcome insert, synchronous=FULL, one transaction each (\(inserts.count) inserts, 5-year store):"
                 + " median \(inserts.medianText), p95 \(inserts.p95Text)")
         }
-        print("today's query by history length (median of \(runs); in process / romdev today process):")
+        print("today's query by history length (medians of \(runs); in process / romdev today wall / its CPU):")
         for row in scaling {
             print("  \(row.label.padding(toLength: 8, withPad: " ", startingAt: 0))  \(row.query.medianText)"
-                + (row.process.map { " / \($0.medianText)" } ?? ""))
+                + (row.process.map { " / \($0.wall.medianText) / \($0.cpu.medianText)" } ?? ""))
         }
     }
 
@@ -117,41 +128,90 @@ enum CareBench {
         }
     }
 
-    /// What `romdev today` reads, from a cold open: the day's tasks (with events), their events
-    /// and outcomes, and the day's adherence.
+    /// What `romdev today` reads, from a cold open: whether onboarding is done, the day's tasks
+    /// (with events), their events and outcomes, and the day's adherence.
     private static func today(path: String, now: Date) throws {
         let store = try CareStore(path: path, timeZone: zone)
         let day = store.calendar.dayInterval(containing: now)
+        _ = try store.isOnboardingPending()
         let tasks = try store.fetchTasks(TaskQuery(dateInterval: day, excludesTasksWithNoEvents: true))
         let events = try store.fetchEvents(taskIDs: tasks.map(\.id), from: day.start, to: day.end)
         let adherence = try store.fetchAdherence(from: day.start, to: day.end)
         precondition(!events.isEmpty && adherence.count == 1, "the bench store has events today")
     }
 
-    private static func timeProcess(romdev: String, store: String) throws -> Summary {
+    /// The day's query step by step on an open store (medians of `runs`), to see where time goes.
+    private static func printBreakdown(store: CareStore, now: Date) throws {
         let clock = ContinuousClock()
-        var durations: [Duration] = []
-        for _ in 0..<runs {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: romdev)
-            process.arguments = ["today"]
-            process.environment = ProcessInfo.processInfo.environment.merging(["ROMDEV_STORE": store]) { $1 }
-            let output = Pipe()
-            process.standardOutput = output
-            process.standardError = FileHandle.nullDevice
-            var printed = Data()
-            let duration = try clock.measure {
-                try process.run()
-                printed = output.fileHandleForReading.readDataToEndOfFile()
-                process.waitUntilExit()
-            }
-            guard process.terminationStatus == 0, !printed.isEmpty else {
-                throw BenchError(message: "ROMDEV_STORE=\(store) \(romdev) today exited with \(process.terminationStatus)"
-                                    + (printed.isEmpty ? " and printed nothing" : ""))
-            }
-            durations.append(duration)
+        let day = store.calendar.dayInterval(containing: now)
+        var tasks: [CareTask] = []
+        let steps: [(String, () throws -> Void)] = [
+            ("open", { _ = try CareStore(path: store.path, timeZone: zone) }),
+            ("onboarding", { _ = try store.isOnboardingPending() }),
+            ("tasks", { tasks = try store.fetchTasks(TaskQuery(dateInterval: day, excludesTasksWithNoEvents: true)) }),
+            ("events", { _ = try store.fetchEvents(taskIDs: tasks.map(\.id), from: day.start, to: day.end) }),
+            ("adherence", { _ = try store.fetchAdherence(from: day.start, to: day.end) }),
+        ]
+        let medians = try steps.map { name, step in
+            (name, Summary(try (0..<runs).map { _ in try clock.measure(step) }).medianText)
         }
-        return Summary(durations)
+        print("  by step, 5 years, open store (medians): " + medians.map { "\($0) \($1)" }.joined(separator: ", "))
+    }
+
+    /// Wall and CPU (user + system) times of a child process.
+    private struct ProcessTimes {
+        let wall: Summary
+        let cpu: Summary
+
+        var text: String {
+            "wall median \(wall.medianText), p95 \(wall.p95Text); CPU median \(cpu.medianText)"
+        }
+    }
+
+    /// Times `romdev today` on `store` from spawn to exit. Uses posix_spawn rather than
+    /// Foundation's Process, whose own overhead (tens of milliseconds here) would swamp the figure.
+    private static func timeProcess(romdev: String, store: String, arguments: [String] = ["today"]) throws -> ProcessTimes {
+        let clock = ContinuousClock()
+        let output = (store as NSString).deletingLastPathComponent + "/today.out"
+        var environment = ProcessInfo.processInfo.environment
+        environment["ROMDEV_STORE"] = store
+        var walls: [Duration] = []
+        var cpus: [Duration] = []
+        for _ in 0..<runs {
+            var result: (status: Int32, cpu: Duration) = (-1, .zero)
+            let wall = clock.measure { result = spawnAndWait(romdev, arguments, environment: environment, stdout: output) }
+            let printed = (try? FileManager.default.attributesOfItem(atPath: output)[.size] as? Int) ?? 0
+            guard result.status == 0, printed > 0 else {
+                throw BenchError(message: "ROMDEV_STORE=\(store) \(romdev) \(arguments.joined(separator: " "))"
+                                    + " exited with status \(result.status)" + (printed == 0 ? " and printed nothing" : ""))
+            }
+            walls.append(wall)
+            cpus.append(result.cpu)
+        }
+        return ProcessTimes(wall: Summary(walls), cpu: Summary(cpus))
+    }
+
+    /// Runs `path` with `arguments`, stdout to the file `stdout`, stderr to /dev/null. Returns the
+    /// raw wait status (0 for a clean exit 0; -1 when it could not be started) and the child's
+    /// CPU time, which unlike wall time does not count waiting for a busy machine's CPUs.
+    private static func spawnAndWait(
+        _ path: String, _ arguments: [String], environment: [String: String], stdout: String
+    ) -> (status: Int32, cpu: Duration) {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+        var pid: pid_t = 0
+        guard posix_spawn(&pid, path, &actions, nil, argv, envp) == 0 else { return (-1, .zero) }
+        var status: Int32 = 0
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) == -1 && errno == EINTR {}
+        func duration(_ time: timeval) -> Duration { .seconds(time.tv_sec) + .microseconds(time.tv_usec) }
+        return (status, duration(usage.ru_utime) + duration(usage.ru_stime))
     }
 
     /// One outcome per transaction, on the extra tasks' events after `now` (the history has all
