@@ -1,0 +1,92 @@
+import GPIO
+import LinuxSystem
+import Synchronization
+import Testing
+
+private let ms: UInt64 = 1_000_000
+
+@Suite("Simulated GPIO")
+struct SimulatedGPIOTests {
+    @Test func scriptedPressArrivesAsEdgesAtItsTimesOnTheClock() throws {
+        let clock = ManualGPIOClock(startNanoseconds: 5_000 * ms)
+        let chip = SimulatedGPIO(clock: clock, presses: [ScriptedPress(atSeconds: 1, holdSeconds: 0.2)])
+        let button = try chip.requestInput(offset: 17, consumer: "test")
+        #expect(try button.value())
+        #expect(try button.waitForEdge(timeoutNanoseconds: 500 * ms) == nil)
+        #expect(clock.nowNanoseconds == 5_500 * ms)
+        #expect(try button.waitForEdge(timeoutNanoseconds: 10_000 * ms) == GPIOEdge(.falling, atNanoseconds: 6_000 * ms))
+        #expect(clock.nowNanoseconds == 6_000 * ms)
+        #expect(try !button.value())
+        #expect(try button.waitForEdge(timeoutNanoseconds: 10_000 * ms) == GPIOEdge(.rising, atNanoseconds: 6_200 * ms))
+        #expect(try button.value())
+        #expect(try button.waitForEdge(timeoutNanoseconds: 1_000 * ms) == nil)
+        #expect(clock.nowNanoseconds == 7_200 * ms)
+    }
+
+    @Test func bouncyLongPressThroughTheDebouncerIsOneLongPress() throws {
+        let clock = ManualGPIOClock()
+        let chip = SimulatedGPIO(clock: clock, presses: [ScriptedPress(atSeconds: 2, holdSeconds: 2, bounces: 4)])
+        let button = try chip.requestInput(offset: 17, consumer: "test")
+        var debouncer = ButtonDebouncer()
+        var events: [ButtonEvent] = []
+        while clock.nowNanoseconds < 10_000 * ms {
+            let deadline = debouncer.nextDeadlineNanoseconds ?? 10_000 * ms
+            let timeout = deadline - min(deadline, clock.nowNanoseconds)
+            if let edge = try button.waitForEdge(timeoutNanoseconds: timeout) {
+                events += debouncer.handle(edge)
+            } else {
+                events += debouncer.advance(toNanoseconds: clock.nowNanoseconds)
+            }
+        }
+        #expect(events == [
+            .pressed(atNanoseconds: 2_004 * ms),
+            .longPressReached(atNanoseconds: 3_504 * ms),
+            .released(ButtonPress(startNanoseconds: 2_004 * ms, endNanoseconds: 4_004 * ms, kind: .long)),
+        ])
+    }
+
+    @Test func pressesScheduledWhileRunningPlayInOrder() throws {
+        let clock = ManualGPIOClock()
+        let chip = SimulatedGPIO(clock: clock, presses: [ScriptedPress(atSeconds: 5)])
+        let button = try chip.requestInput(offset: 17, consumer: "test")
+        chip.schedule(ScriptedPress(atSeconds: 1))
+        #expect(try button.waitForEdge(timeoutNanoseconds: 60_000 * ms)?.timestampNanoseconds == 1_000 * ms)
+    }
+
+    @Test func lineCanBeRequestedOnceUntilReleased() throws {
+        let chip = SimulatedGPIO(clock: ManualGPIOClock())
+        let led = try chip.requestOutput(offset: 27, consumer: "test", initialValue: false)
+        let id = GPIOLineID(chip: "/dev/gpiochip0", offset: 27, name: "GPIO27")
+        #expect(throws: GPIOError.line(.requestInput, id, errno: .resourceBusy)) {
+            try chip.requestInput(offset: 27, consumer: "other")
+        }
+        led.release()
+        #expect(throws: GPIOError.line(.setValue, id, errno: .badFileDescriptor)) {
+            try led.setValue(true)
+        }
+        _ = try chip.requestInput(offset: 27, consumer: "other")
+        #expect(throws: GPIOError.offsetOutOfRange(chip: "/dev/gpiochip0", offset: 58, lineCount: 58)) {
+            try chip.requestOutput(offset: 58, consumer: "test", initialValue: false)
+        }
+    }
+
+    @Test func outputChangesAreRecordedAndReported() throws {
+        let clock = ManualGPIOClock()
+        let reported = Mutex<[String]>([])
+        let chip = SimulatedGPIO(clock: clock) { change in reported.withLock { $0.append(change.description) } }
+        let led = try chip.requestOutput(offset: 27, consumer: "test", initialValue: false)
+        clock.advance(byNanoseconds: 1_250 * ms)
+        try led.setValue(true)
+        try led.setValue(true)
+        clock.advance(byNanoseconds: 500 * ms)
+        try led.setValue(false)
+        let expected = ["+0.0s GPIO27 off", "+1.25s GPIO27 on", "+1.75s GPIO27 off"]
+        #expect(chip.changes.map(\.description) == expected)
+        #expect(reported.withLock { $0 } == expected)
+    }
+
+    @Test(arguments: [("GPIO17", UInt32?.some(17)), ("GPIO0", 0), ("GPIO017", nil), ("GPIO58", nil), ("LED", nil), ("GPIO", nil)])
+    func namesLinesLikeAPiHeaderChip(name: String, offset: UInt32?) throws {
+        #expect(try SimulatedGPIO(clock: ManualGPIOClock()).lineOffset(named: name) == offset)
+    }
+}
