@@ -13,8 +13,8 @@ public struct ScriptedPress: Equatable, Sendable {
     ///   - holdSeconds: Seconds held (default 0.2 s, a short press).
     ///   - bounces: Contact bounces at each end (default none).
     public init(atSeconds: Double, holdSeconds: Double = 0.2, bounces: Int = 0) {
-        atNanoseconds = UInt64(max(0, atSeconds) * 1e9)
-        holdNanoseconds = UInt64(max(0, holdSeconds) * 1e9)
+        atNanoseconds = UInt64((max(0, atSeconds) * 1e9).rounded())
+        holdNanoseconds = UInt64((max(0, holdSeconds) * 1e9).rounded())
         self.bounces = max(0, bounces)
     }
 
