@@ -12,8 +12,8 @@ struct ScheduleElementEventIterator {
     private var nextStart: Date?
     /// The element-local occurrence index of the next event.
     private(set) var nextOccurrence = 0
-    /// The time zone's first offset change after the last jump's start, kept because looking it
-    /// up is one of the costliest calendar calls and starts only move forward.
+    /// The time zone's first offset change after the last date asked about, kept because looking
+    /// it up is one of the costliest calendar calls and dates asked about mostly move forward.
     private var offsetChange: (after: Date, at: Date?)?
 
     init(element: ScheduleElement, calendar: Calendar, limit: Date?) {
@@ -42,10 +42,12 @@ struct ScheduleElementEventIterator {
     /// Skips, without building them, the events that start before `threshold` (if given), at most
     /// `maximumCount` of them. Returns how many were skipped.
     ///
-    /// Within a stretch where the time zone's UTC offset does not change, an interval without months
-    /// or years is a fixed number of seconds, so k iterative steps equal one jump of k·step: the jump
-    /// stops short of the next offset transition, and the step across it is taken by the calendar as
-    /// usual. The result is therefore exactly the iterative one, only faster.
+    /// For intervals without months or years, k iterative steps equal one calendar addition of k
+    /// intervals as long as no UTC offset change alters a step: seconds, minutes and hours are
+    /// absolute, so offset changes never do; whole days and weeks keep the wall time, so only a
+    /// change whose skipped or repeated wall times include the events' time of day does. The jump
+    /// stops short of such a change and the step across it is taken one at a time, so the result is
+    /// exactly the iterative one, only faster.
     mutating func skip(eventsStartingBefore threshold: Date?, atMost maximumCount: Int = .max) -> Int {
         var skipped = 0
         while skipped < maximumCount, let start = peekStart, threshold.map({ start < $0 }) ?? true {
@@ -64,23 +66,59 @@ struct ScheduleElementEventIterator {
     private mutating func jumpableSteps(
         from start: Date, before threshold: Date?, atMost maximumCount: Int
     ) -> (steps: Int, start: Date)? {
-        guard let step = element.interval.fixedLengthSeconds,
+        let interval = element.interval
+        guard let step = interval.fixedLengthSeconds,
               // Calendar arithmetic on sub-second starts may round differently from plain addition.
               start.timeIntervalSinceReferenceDate.rounded() == start.timeIntervalSinceReferenceDate,
               // An all-day start is a fixed point of the step only at 00:00:00; on a day whose
               // midnight does not exist it is 01:00, and the next start returns to 00:00.
               element.duration != .allDay || isLocalMidnight(start)
         else { return nil }
-        let bound = [threshold, element.end, limit, nextOffsetChange(after: start)]
-            .compactMap { $0 }.reduce(ScheduleElement.horizon, min)
-        // Events start + k·step for k = 0…steps must all start before `bound`; jump to the last one.
-        let steps = min(Double(maximumCount), (bound.timeIntervalSince(start) / step).rounded(.up) - 1)
-        guard steps >= 1 else { return nil }
-        let target = start.addingTimeInterval(steps * step)
-        guard target < bound,
-              calendar.timeZone.secondsFromGMT(for: target) == calendar.timeZone.secondsFromGMT(for: start)
-        else { return nil }
-        return (Int(steps), target)
+        // Past the `maximumCount`-th step (allowing a day for offset changes) nothing is needed.
+        let reach = start.addingTimeInterval(min(Double(maximumCount) * step + 86_400, 1e13))
+        var bound = [threshold, element.end, limit, reach].compactMap { $0 }.reduce(ScheduleElement.horizon, min)
+        if let change = firstOffsetChangeAlteringSteps(after: start, before: bound) {
+            bound = change
+        }
+        // Estimated from the absolute length, then corrected: offset changes that do not alter the
+        // wall time still move later starts by up to their size.
+        var steps = Int(min(Double(maximumCount), (bound.timeIntervalSince(start) / step).rounded(.up) - 1))
+        while steps >= 1 {
+            guard let target = calendar.date(byAdding: interval.dateComponents(times: steps), to: start) else { return nil }
+            if target < bound { return target > start ? (steps, target) : nil }
+            steps -= 1
+        }
+        return nil
+    }
+
+    /// The first UTC offset change after `start` and before `bound` that could make k single steps
+    /// differ from one addition of k intervals; nil when there is none.
+    private mutating func firstOffsetChangeAlteringSteps(after start: Date, before bound: Date) -> Date? {
+        let interval = element.interval
+        let keepsWallTime = interval.seconds == 0 && interval.minutes == 0 && interval.hours == 0
+        let absolute = interval.days == 0 && interval.weeks == 0
+        if absolute { return nil }
+        let zone = calendar.timeZone
+        let wallTime = localSecondsOfDay(start.timeIntervalSince1970 + Double(zone.secondsFromGMT(for: start)))
+        var after = start
+        while let change = nextOffsetChange(after: after), change < bound {
+            guard keepsWallTime else { return change }
+            let offsetBefore = zone.secondsFromGMT(for: change.addingTimeInterval(-1))
+            let shift = zone.secondsFromGMT(for: change) - offsetBefore
+            // Wall times skipped (shift > 0) or repeated (shift < 0) that day:
+            // [lowest, lowest + |shift|) in local seconds of the day.
+            let reached = change.timeIntervalSince1970 + Double(offsetBefore)
+            let lowest = localSecondsOfDay(reached + Double(min(shift, 0)))
+            let distance = localSecondsOfDay(wallTime - lowest)
+            if shift != 0, distance < Double(abs(shift)) { return change }
+            after = change
+        }
+        return nil
+    }
+
+    private func localSecondsOfDay(_ localSeconds: Double) -> Double {
+        let remainder = localSeconds.truncatingRemainder(dividingBy: 86_400)
+        return remainder < 0 ? remainder + 86_400 : remainder
     }
 
     private mutating func nextOffsetChange(after date: Date) -> Date? {

@@ -86,6 +86,14 @@ public struct ScheduleInterval: Hashable, Sendable {
             weekOfYear: nonZero(weeks))
     }
 
+    /// The components of `count` steps, for one calendar addition.
+    func dateComponents(times count: Int) -> DateComponents {
+        ScheduleInterval(
+            seconds: seconds * count, minutes: minutes * count, hours: hours * count, days: days * count,
+            weeks: weeks * count, months: months * count, years: years * count
+        ).dateComponents
+    }
+
     /// The exact length of one step in seconds when the interval has no months or years and the UTC
     /// offset does not change during the step; nil for months and years, whose length varies.
     var fixedLengthSeconds: Double? {
