@@ -42,7 +42,7 @@ let package = Package(
         .testTarget(name: "CareStorageTests", dependencies: ["CareStorage", "Care", "SQLite", "care-store-stress"]),
         .testTarget(name: "SensorTests", dependencies: ["Sensor", "LinuxSystem"]),
         .testTarget(name: "FusionTests", dependencies: ["Fusion", "Sensor", "FusionAccuracy"]),
-        .testTarget(name: "GPIOTests", dependencies: ["GPIO"]),
+        .testTarget(name: "GPIOTests", dependencies: ["GPIO", "LinuxSystem"]),
         .testTarget(
             name: "RomdevCLITests",
             dependencies: ["RomdevCLI", "CareStorage", "Care"]),

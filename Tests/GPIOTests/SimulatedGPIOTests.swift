@@ -90,3 +90,27 @@ struct SimulatedGPIOTests {
         #expect(try SimulatedGPIO(clock: ManualGPIOClock()).lineOffset(named: name) == offset)
     }
 }
+
+@Suite("Press scripts")
+struct PressScriptTests {
+    @Test func parsesTimesHoldsAndUnits() throws {
+        #expect(try ScriptedPress.parseList("2s, 15s+2s,500ms,1.5s+100ms") == [
+            ScriptedPress(atSeconds: 2), ScriptedPress(atSeconds: 15, holdSeconds: 2),
+            ScriptedPress(atSeconds: 0.5), ScriptedPress(atSeconds: 1.5, holdSeconds: 0.1),
+        ])
+    }
+
+    @Test(arguments: ["", "2", "2x", "-1s", "2s+", "2s+0s", "2s+1s+1s", "1e3s", "nans", "2s,,3s"])
+    func rejectsMalformedItemsNamingThem(text: String) {
+        #expect(throws: ScriptedPress.ParseError.self) {
+            try ScriptedPress.parseList(text)
+        }
+    }
+
+    @Test func errorNamesTheItem() {
+        #expect(throws: ScriptedPress.ParseError(item: "2x")) {
+            try ScriptedPress.parseList("1s,2x")
+        }
+        #expect(ScriptedPress.ParseError(item: "2x").description.hasPrefix("invalid press '2x': expected"))
+    }
+}
