@@ -35,7 +35,7 @@ test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
-## demo: the care plan end to end (init, onboard, check-in, today's feed) and the simulated sensor, in a throwaway store
+## demo: the care plan end to end (init, onboard, check-in, today's feed) and a measurement on the simulated sensor, in a throwaway directory
 demo: build
 	@set -e; dir=$$(mktemp -d); trap 'rm -rf "$$dir"' EXIT; \
 	export ROMDEV_STORE="$$dir/care.sqlite"; r="$(BIN_DIR)/romdev"; \
@@ -49,7 +49,9 @@ demo: build
 	step checkin --pain 11 --sleep 7 || echo "(refused with exit status $$?; the store is unchanged)"; \
 	step today; \
 	step export --format csv; \
-	step doctor --simulate
+	step doctor --simulate; \
+	step record --simulate --seconds 12 --output "$$dir/session.csv"; \
+	step replay "$$dir/session.csv"
 
 ## bench: figures for the store, the driver and fusion (release build)
 bench: deps

@@ -28,7 +28,7 @@ public enum Romdev {
             name: "romdev",
             abstract: "Knee range-of-motion appliance: the care plan, its store and the sensor.",
             discussion: """
-                Every command works on one care store, a SQLite file shared with the romdev
+                The care commands work on one care store, a SQLite file shared with the romdev
                 daemon. The store is --store PATH, else $ROMDEV_STORE, else
                 /var/lib/romdev/care.sqlite when that directory is writable, else
                 $XDG_DATA_HOME/romdev/care.sqlite (XDG_DATA_HOME defaults to ~/.local/share).

@@ -54,9 +54,15 @@ struct CheckinCommand: CommandAction, Hashable {
         let interval = try CareDay.interval(day, now: now, calendar: calendar)
         let event = try CareDay.firstEvent(of: RecoverCarePlan.TaskID.checkin, on: interval, in: careStore, doing: what)
         let values = checkIn.outcomeValues(createdDate: now)
-        try attempt(what) {
+        do {
             try careStore.addOutcome(
                 NewOutcome(taskUUID: event.task.uuid, occurrence: event.scheduleEvent.occurrence, values: values), now: now)
+        } catch .care(.duplicateOutcome) {
+            throw CommandFailure(
+                what, why: "the check-in of \(LocalTime.day(interval.start, calendar: calendar)) is already recorded",
+                hint: "to replace it, first run 'romdev outcome delete --task checkin --occurrence \(event.scheduleEvent.occurrence)'")
+        } catch {
+            throw CommandFailure(what, why: "\(error)", hint: error.hint)
         }
         context.output.line(
             "Recorded the check-in for \(LocalTime.day(interval.start, calendar: calendar))"

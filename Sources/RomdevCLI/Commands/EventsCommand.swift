@@ -10,7 +10,7 @@ struct EventsCommand: CommandAction, Hashable {
     static let json = Option.flag("json", help: "Print JSON: {task_id, from, to, events: [{task_uuid, occurrence, start, end, all_day, text, outcome}]}.")
 
     static let command = Command(
-        name: "events", abstract: "List a task's events in a time window, with their outcomes.",
+        name: "events", abstract: "List a task's events and outcomes in a window.",
         discussion: """
             CareKit's rule: an event is listed when it ends at or after --from and starts
             before --to. A date without a time means its midnight. Each event comes from the

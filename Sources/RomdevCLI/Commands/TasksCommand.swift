@@ -7,7 +7,7 @@ struct TasksCommand: CommandAction, Hashable {
     static let json = Option.flag("json", help: "Print JSON: [{id, uuid, version, title, instructions, impacts_adherence, effective, created, updated, elements: [{start, end, every, duration, text, spec}]}].")
 
     static let command = Command(
-        name: "tasks", abstract: "List the tasks (current versions, deleted ones left out).",
+        name: "tasks", abstract: "List the current version of each task.",
         discussion: """
             Each schedule element is also printed as an --element spec, as 'romdev task add'
             and 'romdev task update' take it.

@@ -8,7 +8,7 @@ struct TodayCommand: CommandAction, Hashable {
     static let json = Option.flag("json", help: "Print JSON: {date, time_zone, onboarding_done, tasks: [{id, title, instructions, impacts_adherence, events: [{occurrence, start, end, all_day, text, outcome}]}], adherence: {state, fraction}}.")
 
     static let command = Command(
-        name: "today", abstract: "Show the care feed for a day: tasks, events, outcomes, adherence.",
+        name: "today", abstract: "Show the care feed and adherence of a day.",
         discussion: """
             Lists each task with an event that day (CareKit's task query with
             excludesTasksWithNoEvents), each event's occurrence, window and outcome, and the

@@ -3,7 +3,9 @@ import Testing
 @testable import RomdevCLI
 
 /// Every care command through the built `romdev` binary: stdout, stderr and exit status.
-@Suite struct CareEndToEndTests {
+// Serialized: each case starts several processes, and running them all at once would only
+// compete for the CPU with the rest of the suite.
+@Suite(.serialized) struct CareEndToEndTests {
     /// A throwaway store reached through `ROMDEV_STORE`, in UTC.
     final class Store {
         let directory: TemporaryDirectory
@@ -173,7 +175,7 @@ import Testing
         (["checkin", "--pain", "0", "--sleep", "7"], "Error: could not record the check-in: pain must be a whole number from 1 to 10, got 0"),
         (["checkin", "--pain", "11", "--sleep", "7"], "Error: could not record the check-in: pain must be a whole number from 1 to 10, got 11"),
         (["checkin", "--pain", "3", "--sleep", "13"], "Error: could not record the check-in: sleep must be hours from 0 to 12 in steps of 0.5, got 13"),
-        (["checkin", "--pain", "3", "--sleep", "7"], "Error: could not record the check-in: task 'checkin': occurrence 0 already has an outcome"),
+        (["checkin", "--pain", "3", "--sleep", "7"], "Error: could not record the check-in: the check-in of \(Self.today) is already recorded\nHint: to replace it, first run 'romdev outcome delete --task checkin --occurrence 0'"),
         (["events", "--task", "nosuch", "--from", "2026-06-07", "--to", "2026-06-08"], "Error: could not list the events of 'nosuch': no task 'nosuch'"),
         (["outcome", "delete", "--task", "checkin", "--occurrence", "99999"], "Error: could not delete the outcome of 'checkin' occurrence 99999: task 'checkin' has no outcome for occurrence 99999"),
         (["task", "add", "x", "--element", "start=2026-06-07,end=2026-06-01,every=1d"], "Error: could not add task 'x': schedule element end"),
