@@ -17,7 +17,7 @@ extension CareStore {
         let calendar = calendar
         let ids = taskIDs.isEmpty ? nil : taskIDs
         let (chains, outcomes) = try read { db in
-            (try Self.chains(ids: ids, in: db),
+            (try self.chains(ids: ids, in: db),
              try Self.outcomes(OutcomeFilter(taskIDs: ids, interval: DateInterval(start: start, end: end)), in: db))
         }
         if let ids, let missing = ids.first(where: { id in !chains.contains { $0.id == id } }) {
@@ -51,7 +51,7 @@ extension CareStore {
         let calendar = calendar
         let interval = DateInterval(start: calendar.startOfDay(for: start), end: end)
         let (chains, outcomes) = try read { db in
-            (try Self.chains(ids: nil, in: db), try Self.outcomes(OutcomeFilter(interval: interval), in: db))
+            (try self.chains(ids: nil, in: db), try Self.outcomes(OutcomeFilter(interval: interval), in: db))
         }
         return Adherence.daily(
             in: interval, chains: chains, outcomes: outcomes.map(\.outcome), taskIDs: taskIDs, calendar: calendar)

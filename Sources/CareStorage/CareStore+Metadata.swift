@@ -18,7 +18,10 @@ public struct MetadataKey: RawRepresentable, Hashable, Sendable {
 
 /// The limb the appliance measures.
 public enum Limb: String, CaseIterable, Hashable, Sendable {
-    case left, right
+    /// The left leg.
+    case left
+    /// The right leg.
+    case right
 }
 
 /// The store's settings, decoded.

@@ -27,7 +27,7 @@ extension CareStore {
                     }
                 }
                 try Self.checkOnboardingDone(recording: taskID, in: db)
-                let chain = try Self.chain(id: taskID, in: db)
+                let chain = try self.chain(id: taskID, in: db)
                 guard !chain.isDeleted else { throw CareError.taskDeleted(taskID: taskID) }
                 // Only the event's own outcomes matter to the rules; reading the task's whole
                 // history for each insert would grow with it.
@@ -66,7 +66,7 @@ extension CareStore {
     @discardableResult
     public func deleteOutcome(taskID: String, occurrence: Int, now: Date) throws(CareStoreError) -> StoredOutcome {
         try write { db in
-            let chain = try Self.chain(id: taskID, in: db)
+            let chain = try self.chain(id: taskID, in: db)
             var found: Outcome?
             for version in chain.versions.reversed() where found == nil {
                 found = try Self.outcomes(OutcomeFilter(event: (version.uuid, occurrence)), in: db).first?.outcome

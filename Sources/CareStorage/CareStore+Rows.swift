@@ -21,30 +21,40 @@ extension CareStore {
 
     /// The version chains of the tasks with these ids (all tasks when `ids` is nil), in the order
     /// the tasks were first added.
-    static func chains(ids: [String]?, in db: Connection) throws -> [TaskVersionChain] {
+    ///
+    /// Task rows are never changed once written, so a version decoded once (its schedule JSON is
+    /// the costly part) is reused from ``taskVersionCache`` for the life of the store object.
+    func chains(ids: [String]?, in db: Connection) throws -> [TaskVersionChain] {
         let rows: [Row]
         if let ids {
             rows = try db.fetchAll(
-                "SELECT \(taskColumns) FROM task WHERE id IN (SELECT value FROM json_each(?)) ORDER BY rowid",
-                [try jsonArray(ids)])
+                "SELECT \(Self.taskColumns) FROM task WHERE id IN (SELECT value FROM json_each(?)) ORDER BY rowid",
+                [try Self.jsonArray(ids)])
         } else {
-            rows = try db.fetchAll("SELECT \(taskColumns) FROM task ORDER BY rowid")
+            rows = try db.fetchAll("SELECT \(Self.taskColumns) FROM task ORDER BY rowid")
         }
         var order: [String] = []
         var versionsByID: [String: [CareTask]] = [:]
         for row in rows {
-            let task = try decodeTask(row)
+            let uuid = try? row.decode("uuid", as: UUID.self)
+            let task: CareTask
+            if let uuid, let cached = taskVersionCache.withLock({ $0[uuid] }) {
+                task = cached
+            } else {
+                task = try Self.decodeTask(row)
+                taskVersionCache.withLock { $0[task.uuid] = task }
+            }
             if versionsByID[task.id] == nil { order.append(task.id) }
             versionsByID[task.id, default: []].append(task)
         }
-        return try order.map { id in try chain(linking: versionsByID[id] ?? []) }
+        return try order.map { id in try Self.chain(linking: versionsByID[id] ?? []) }
     }
 
     /// The chain of one task.
     ///
     /// - Throws: ``CareStoreError/unknownTask(id:)``.
-    static func chain(id: String, in db: Connection) throws -> TaskVersionChain {
-        guard let chain = try chains(ids: [id], in: db).first else { throw CareStoreError.unknownTask(id: id) }
+    func chain(id: String, in db: Connection) throws -> TaskVersionChain {
+        guard let chain = try self.chains(ids: [id], in: db).first else { throw CareStoreError.unknownTask(id: id) }
         return chain
     }
 

@@ -44,7 +44,7 @@ extension CareStore {
     public func updateTasks(_ tasks: [CareTask], now: Date) throws(CareStoreError) -> [CareTask] {
         try write { db in
             try tasks.map { proposed in
-                let chain = try Self.chain(id: proposed.id, in: db)
+                let chain = try self.chain(id: proposed.id, in: db)
                 let outcomes = try Self.outcomes(OutcomeFilter(taskIDs: [proposed.id]), in: db).map(\.outcome)
                 let updated = try chain.updating(with: proposed, uuid: UUID(), now: now, outcomes: outcomes)
                 try Self.insert(updated.head, in: db)
@@ -70,7 +70,7 @@ extension CareStore {
     public func deleteTasks(ids: [String], now: Date) throws(CareStoreError) -> [CareTask] {
         try write { db in
             try ids.map { id in
-                let deleted = try Self.chain(id: id, in: db).deleting(uuid: UUID(), now: now)
+                let deleted = try self.chain(id: id, in: db).deleting(uuid: UUID(), now: now)
                 try Self.insert(deleted.head, in: db)
                 return deleted.head
             }
@@ -90,7 +90,7 @@ extension CareStore {
             throw .emptyInterval(start: interval.start, end: interval.end)
         }
         let calendar = calendar
-        let chains = try read { try Self.chains(ids: query.ids.isEmpty ? nil : query.ids, in: $0) }
+        let chains = try read { try self.chains(ids: query.ids.isEmpty ? nil : query.ids, in: $0) }
         return query.tasks(in: chains, calendar: calendar)
     }
 
@@ -98,6 +98,6 @@ extension CareStore {
     ///
     /// - Throws: ``CareStoreError/unknownTask(id:)``.
     public func fetchTaskVersions(id: String) throws(CareStoreError) -> TaskVersionChain {
-        try read { try Self.chain(id: id, in: $0) }
+        try read { try self.chain(id: id, in: $0) }
     }
 }

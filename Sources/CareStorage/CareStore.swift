@@ -18,6 +18,8 @@ public final class CareStore: Sendable {
     public let path: String
     let database: Database
     private let calendarState: Mutex<Calendar>
+    /// Decoded task versions by UUID (see `chains(ids:in:)`).
+    let taskVersionCache = Mutex<[UUID: CareTask]>([:])
 
     /// Opens the store at `path`, creating its parent directories and the file if needed, and
     /// migrating the schema.

@@ -10,9 +10,13 @@ import Foundation
 public struct StorePath: Hashable, Sendable {
     /// Where a path came from, for `--help` and error messages.
     public enum Source: String, Hashable, Sendable {
+        /// The `--store` option.
         case option = "--store"
+        /// The `ROMDEV_STORE` environment variable.
         case environment = "ROMDEV_STORE"
+        /// The appliance's `/var/lib/romdev`, existing and writable.
         case system = "system store"
+        /// The user's data directory (`$XDG_DATA_HOME`, default `~/.local/share`).
         case user = "XDG_DATA_HOME"
     }
 
