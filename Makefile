@@ -55,8 +55,8 @@ demo: build
 
 ## bench: figures for the store, the driver and fusion (release build)
 bench: deps
-	$(SWIFT) build -c release --product romdev
-	$(SWIFT) build -c release --product romdev-bench
+	$(SWIFT) build -c release --static-swift-stdlib --product romdev
+	$(SWIFT) build -c release --static-swift-stdlib --product romdev-bench
 	"$(RELEASE_BIN_DIR)/romdev-bench" --romdev "$(RELEASE_BIN_DIR)/romdev"
 
 clean:

@@ -45,6 +45,12 @@ import Testing
         #expect(result.stdout.contains("dtparam=i2c_arm=on"))
     }
 
+    @Test func simulateNamesItsScenarioInline() throws {
+        let result = try RomdevProcess.run(["doctor", "--simulate=still"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("simulated still (seed 0)"))
+    }
+
     @Test func recordWritesTheSensorClockAndTruth() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
@@ -112,6 +118,8 @@ import Testing
         ["record", "--seconds", "1", "--output", "x.csv", "--scenario", "still"],
         ["doctor", "--address", "0x70"],
         ["doctor", "--simulate", "--seed", "minus"],
+        ["doctor", "--simulate=jumping"],
+        ["doctor", "--simulate=still", "--scenario", "still"],
     ])
     func usageErrorsExit64(arguments: [String]) throws {
         let result = try RomdevProcess.run(arguments)

@@ -15,7 +15,9 @@ public enum SensorSource: Equatable, Sendable {
         "address", valueName: "address", help: "The sensor's address: 0x68 with AD0 low, 0x69 with AD0 high.",
         allowedValues: ["0x68", "0x69"], defaultValue: "0x68")
     static let simulateOption = Option.flag(
-        "simulate", help: "Use the simulated sensor instead of the I2C bus.")
+        "simulate", inlineValueName: "scenario",
+        help: "Use the simulated sensor instead of the I2C bus; '--simulate=still' also names the scenario.",
+        allowedValues: SimulationScenario.names)
     static func scenarioOption(default scenario: String) -> Option {
         Option.value(
             "scenario", valueName: "scenario", help: "What the simulated shank does (with --simulate).",
@@ -40,7 +42,12 @@ public enum SensorSource: Equatable, Sendable {
         let seed = try values.value(Self.seedOption) { UInt64($0) } ?? 0
         let scenarioOption = Self.scenarioOption(default: defaultScenario)
         // `strings` holds only what was typed, not the default.
-        let scenario = values.strings(scenarioOption).last
+        let named = values.strings(Self.simulateOption).last
+        let typed = values.strings(scenarioOption).last
+        if let named, let typed {
+            throw UsageError("Name the scenario once: '--simulate=\(named)' or '--scenario \(typed)'")
+        }
+        let scenario = named ?? typed
         guard values.isSet(Self.simulateOption) else {
             if !values.strings(Self.seedOption).isEmpty {
                 throw UsageError("The option '--seed' only applies with '--simulate'")

@@ -110,10 +110,14 @@ public struct CommandLineTool: Sendable {
                 throw unknownOption(name, in: command)
             }
             if option.isFlag {
-                if let inlineValue {
-                    throw UsageError("The option '\(option.longName)' does not take any value, but '\(inlineValue)' was specified.")
-                }
                 guard !values.flags.contains(option.name) else { throw repeated(option) }
+                if let inlineValue {
+                    guard option.inlineValueName != nil else {
+                        throw UsageError("The option '\(option.longName)' does not take any value, but '\(inlineValue)' was specified.")
+                    }
+                    try Self.check(inlineValue, allowedBy: option)
+                    values.optionValues[option.name] = [inlineValue]
+                }
                 values.flags.insert(option.name)
                 continue
             }
@@ -126,11 +130,7 @@ public struct CommandLineTool: Sendable {
             } else {
                 throw UsageError("Missing value for '\(option.label)'", argumentHelp: "\(option.label)  \(option.help)")
             }
-            if !option.allowedValues.isEmpty, !option.allowedValues.contains(value) {
-                throw UsageError(
-                    "The value '\(value)' is invalid for '\(option.label)'. Please provide one of \(Self.list(option.allowedValues)).",
-                    argumentHelp: "\(option.label)  \(option.help)")
-            }
+            try Self.check(value, allowedBy: option)
             if !option.isRepeating, values.optionValues[option.name] != nil { throw repeated(option) }
             values.optionValues[option.name, default: []].append(value)
         }
@@ -155,6 +155,14 @@ public struct CommandLineTool: Sendable {
     }
 
     /// `--name=value` → (`--name`, `value`); `--name` → (`--name`, nil).
+    /// Refuses a value outside the option's allowed values.
+    private static func check(_ value: String, allowedBy option: Option) throws(UsageError) {
+        guard !option.allowedValues.isEmpty, !option.allowedValues.contains(value) else { return }
+        throw UsageError(
+            "The value '\(value)' is invalid for '\(option.label)'. Please provide one of \(Self.list(option.allowedValues)).",
+            argumentHelp: "\(option.label)  \(option.help)")
+    }
+
     private static func split(_ word: String) -> (String, String?) {
         guard let equals = word.firstIndex(of: "=") else { return (word, nil) }
         return (String(word[..<equals]), String(word[word.index(after: equals)...]))

@@ -18,10 +18,13 @@ public struct Option: Hashable, Sendable {
     public let allowedValues: [String]
     /// The value used when the option is absent, shown in help; nil when there is none.
     public let defaultValue: String?
+    /// For a flag that may also carry a value written `--name=value` (never as the next word,
+    /// so `--simulate record.csv` stays unambiguous): the value's placeholder; nil otherwise.
+    public let inlineValueName: String?
 
     private init(
         name: String, valueName: String?, help: String, isRequired: Bool, isRepeating: Bool,
-        allowedValues: [String], defaultValue: String?
+        allowedValues: [String], defaultValue: String?, inlineValueName: String? = nil
     ) {
         self.name = name
         self.valueName = valueName
@@ -30,12 +33,25 @@ public struct Option: Hashable, Sendable {
         self.isRepeating = isRepeating
         self.allowedValues = allowedValues
         self.defaultValue = defaultValue
+        self.inlineValueName = inlineValueName
     }
 
     /// A flag: present or absent, no value.
     public static func flag(_ name: String, help: String) -> Option {
         Option(name: name, valueName: nil, help: help, isRequired: false, isRepeating: false,
                allowedValues: [], defaultValue: nil)
+    }
+
+    /// A flag that may carry a value only as `--name=value`, e.g. `--simulate[=<scenario>]`.
+    ///
+    /// - Parameters:
+    ///   - inlineValueName: Placeholder shown as `[=<inlineValueName>]`.
+    ///   - allowedValues: When not empty, any other inline value is a usage error.
+    public static func flag(
+        _ name: String, inlineValueName: String, help: String, allowedValues: [String] = []
+    ) -> Option {
+        Option(name: name, valueName: nil, help: help, isRequired: false, isRepeating: false,
+               allowedValues: allowedValues, defaultValue: nil, inlineValueName: inlineValueName)
     }
 
     /// An option that takes a value.
@@ -64,7 +80,8 @@ public struct Option: Hashable, Sendable {
 
     /// `--name <value>` or `--name`: the label in help and in error messages.
     public var label: String {
-        valueName.map { "\(longName) <\($0)>" } ?? longName
+        if let valueName { return "\(longName) <\(valueName)>" }
+        return inlineValueName.map { "\(longName)[=<\($0)>]" } ?? longName
     }
 
     /// The option as it appears in a usage line: `--pain <n>`, `[--date <date>]`, `--element <spec> ...`.
