@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Fusion
+import Sensor
 
 struct CalibrationTests {
     private func still(acceleration: Vector3, rate: Vector3 = .zero, count: Int = 200, seed: UInt64 = 1) -> [InertialSample] {

@@ -1,5 +1,6 @@
 import Testing
 @testable import Fusion
+import Sensor
 
 struct GravityFilterTests {
     /// Accelerometer readings of 2 g are rejected, so after the first sample only the gyro acts.

@@ -1,5 +1,6 @@
 import Testing
 @testable import Fusion
+import Sensor
 
 struct MeasurementSessionTests {
     private func imu(_ motion: KneeMotion, seed: UInt64 = 1, mounting: Vector3 = .zero) -> SyntheticIMU {

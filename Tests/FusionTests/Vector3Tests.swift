@@ -1,5 +1,6 @@
 import Testing
 @testable import Fusion
+import Sensor
 
 struct Vector3Tests {
     @Test func rotatingAQuarterTurnAboutZTurnsXIntoY() {

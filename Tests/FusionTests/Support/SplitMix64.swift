@@ -2,20 +2,11 @@
 import Glibc
 #endif
 
-/// A seeded generator, so every "random" test case is the same on every run and machine.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
+import Sensor
 
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+/// Test draws on the simulator's seeded generator, so every "random" test case is the same on
+/// every run and machine.
+extension SplitMix64 {
     /// A standard normal deviate (Box–Muller).
     mutating func gaussian() -> Double {
         let u = Double.random(in: Double.ulpOfOne..<1, using: &self)

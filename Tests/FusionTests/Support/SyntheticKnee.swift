@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Fusion
+import Sensor
 
 /// A ground-truth shank motion: the sagittal angle (degrees) through keyframes, eased with half
 /// cosines between them and constant before the first and after the last.
