@@ -52,16 +52,8 @@ extension SimulatedMPU6050 {
             if samplingOrigin != nil { restartSampling(at: now) }
         case MPU6050Register.userControl:
             if value & MPU6050Bits.userFIFOReset != 0 { fifo.removeAll() }
-            let wasEnabled = registers[Int(register)] & MPU6050Bits.userFIFOEnable != 0
             // FIFO_RESET and SIG_COND_RESET clear themselves.
             registers[Int(register)] = value & ~(MPU6050Bits.userFIFOReset | 0x01)
-            if !wasEnabled, value & MPU6050Bits.userFIFOEnable != 0, fifoOriginSample == nil,
-                samplingOrigin != nil
-            {
-                fifoOriginSample = samplesTaken + 1
-                // The scenario starts with the stream, so host delays before it change nothing.
-                noise = SplitMix64(seed: scenario.seed)
-            }
         case MPU6050Register.whoAmI, MPU6050Register.interruptStatus, MPU6050Register.accelXHigh...0x48,
             MPU6050Register.fifoCountHigh, MPU6050Register.fifoCountHigh + 1, MPU6050Register.fifoReadWrite:
             return  // read-only

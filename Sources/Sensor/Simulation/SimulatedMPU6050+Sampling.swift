@@ -27,8 +27,20 @@ extension SimulatedMPU6050 {
         }
         while samplesTaken < due {
             samplesTaken += 1
-            takeSample(at: Double(samplesTaken - (fifoOriginSample ?? 1) + 1) * period)
+            // The stream starts with the first record the FIFO keeps, not with the register write
+            // that enabled it: FIFO_EN may be written a sample or two later on a busy host.
+            if fifoOriginSample == nil, fifoFilling, fifoRecordSize > 0 { fifoOriginSample = samplesTaken }
+            let number = samplesTaken - (fifoOriginSample ?? 1)
+            takeSample(at: Double(number + 1) * period, noise: Self.noise(seed: scenario.seed, sample: number))
         }
+    }
+
+    /// An independent noise stream for each sample number, so that samples the FIFO drops (a host
+    /// stall) or never takes do not shift the noise of the samples after them.
+    static func noise(seed: UInt64, sample: Int) -> SplitMix64 {
+        // Multiplying by an odd constant and mixing are both one-to-one: each sample gets its own seed.
+        var mixer = SplitMix64(seed: seed ^ (UInt64(bitPattern: Int64(sample)) &* 0xD1B5_4A32_D192_ED03))
+        return SplitMix64(seed: mixer.next())
     }
 
     private var fifoFilling: Bool {
@@ -68,7 +80,8 @@ extension SimulatedMPU6050 {
         )
     }
 
-    private func takeSample(at t: Double) {
+    private func takeSample(at t: Double, noise: SplitMix64) {
+        var noise = noise
         let errors = scenario.errors
         let (gyroBandwidth, gyroDelay, accelBandwidth, accelDelay) = lowPassFilters
 
@@ -82,10 +95,10 @@ extension SimulatedMPU6050 {
         let accelSigma = errors.accelNoiseDensity * accelBandwidth.squareRoot()
         let rate =
             (1 + errors.gyroScaleError) * trueRate + errors.gyroOffsetDPS
-            + errors.gyroOffsetDriftPerCelsius * warming + gyroSigma * gaussian3()
+            + errors.gyroOffsetDriftPerCelsius * warming + gyroSigma * Self.gaussian3(&noise)
         let force =
             (1 + errors.accelScaleError) * trueForce + errors.accelOffsetG
-            + errors.accelOffsetDriftPerCelsius * warming + accelSigma * gaussian3()
+            + errors.accelOffsetDriftPerCelsius * warming + accelSigma * Self.gaussian3(&noise)
 
         let gyroRange = MPU6050Configuration.GyroRange(
             rawValue: (registers[Int(MPU6050Register.gyroConfiguration)] >> 3) & 0x03) ?? .dps250
@@ -123,7 +136,7 @@ extension SimulatedMPU6050 {
         }
     }
 
-    private func gaussian3() -> SIMD3<Double> {
+    private static func gaussian3(_ noise: inout SplitMix64) -> SIMD3<Double> {
         SIMD3(noise.nextGaussian(), noise.nextGaussian(), noise.nextGaussian())
     }
 

@@ -24,7 +24,6 @@ public final class SimulatedMPU6050: I2CBus {
     var registers = [UInt8](repeating: 0, count: 128)
     var fifo = ByteQueue()
     var selectedAddress: UInt8?
-    var noise: SplitMix64
     var faults: [SimulatedFault] = []
     var fifoStuck = false
     var interruptStatus: UInt8 = 0
@@ -33,8 +32,8 @@ public final class SimulatedMPU6050: I2CBus {
     /// Sampling runs while awake: sample n is taken at `samplingOrigin + n × period`.
     var samplingOrigin: Double?
     var samplesTaken = 0
-    /// Sample number (since `samplingOrigin`) of the first record after the FIFO was enabled:
-    /// driver index 0.
+    /// Sample number (since `samplingOrigin`) of the first record the FIFO kept: driver index 0,
+    /// and time 0 of the scenario.
     var fifoOriginSample: Int?
 
     /// - Parameters:
@@ -47,7 +46,6 @@ public final class SimulatedMPU6050: I2CBus {
         self.clock = clock
         self.devicePath = devicePath
         startTime = clock.now
-        noise = SplitMix64(seed: scenario.seed)
         resetRegisters()
     }
 
