@@ -3,7 +3,8 @@ import PackageDescription
 
 // Layers, bottom up: C system libraries; thin typed I/O wrappers (LinuxSystem, SQLite, GPIO,
 // Sensor's Linux bus); pure domain and math (Care, Fusion); the care store on SQLite
-// (CareStorage); the command line (RomdevCLI) and the `romdev` executable on top.
+// (CareStorage); the appliance's policy and daemon loop (Appliance); the command line
+// (RomdevCLI) and the `romdev` executable on top.
 let package = Package(
     name: "romdev",
     products: [
@@ -28,9 +29,10 @@ let package = Package(
         .target(name: "Fusion"),
         .target(name: "FusionAccuracy", dependencies: ["Fusion", "Sensor"]),
         .target(name: "GPIO", dependencies: ["CGPIOD", "LinuxSystem"]),
+        .target(name: "Appliance", dependencies: ["Care", "CareStorage", "GPIO", "Sensor", "LinuxSystem"]),
         .target(
             name: "RomdevCLI",
-            dependencies: ["Care", "CareStorage", "Sensor", "Fusion", "GPIO", "LinuxSystem"]),
+            dependencies: ["Care", "CareStorage", "Sensor", "Fusion", "GPIO", "LinuxSystem", "Appliance"]),
         .executableTarget(name: "romdev", dependencies: ["RomdevCLI"]),
         .executableTarget(name: "care-store-stress", dependencies: ["CareStorage"]),
         .executableTarget(
@@ -43,6 +45,7 @@ let package = Package(
         .testTarget(name: "SensorTests", dependencies: ["Sensor", "LinuxSystem"]),
         .testTarget(name: "FusionTests", dependencies: ["Fusion", "Sensor", "FusionAccuracy"]),
         .testTarget(name: "GPIOTests", dependencies: ["GPIO", "LinuxSystem"]),
+        .testTarget(name: "ApplianceTests", dependencies: ["Appliance", "Care", "CareStorage", "GPIO", "Sensor"]),
         .testTarget(
             name: "RomdevCLITests",
             dependencies: ["RomdevCLI", "CareStorage", "Care"]),

@@ -1,6 +1,6 @@
 /// A command that was understood but failed: a refused value, an unknown task, a store that
 /// cannot be opened. Reported on stderr as `Error: <what failed>: <why>`, then `Hint: <what to do>`
-/// when there is something to do, exit status 1.
+/// when there is something to do, exit status 1 (or ``exitStatus``).
 public struct CommandFailure: Error, Equatable, Sendable, CustomStringConvertible {
     /// What failed, e.g. "could not record the check-in".
     public var what: String
@@ -8,12 +8,16 @@ public struct CommandFailure: Error, Equatable, Sendable, CustomStringConvertibl
     public var why: String?
     /// What the user can do about it; nil when there is nothing useful to say.
     public var hint: String?
+    /// The process's exit status: 1, or a sysexits.h code where a caller acts on it (78,
+    /// `EX_CONFIG`, for a configuration file the daemon cannot use).
+    public var exitStatus: Int32
 
     /// Creates a failure.
-    public init(_ what: String, why: String? = nil, hint: String? = nil) {
+    public init(_ what: String, why: String? = nil, hint: String? = nil, exitStatus: Int32 = 1) {
         self.what = what
         self.why = why
         self.hint = hint
+        self.exitStatus = exitStatus
     }
 
     /// `what: why`, or `what`.
