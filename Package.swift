@@ -3,8 +3,9 @@ import PackageDescription
 
 // Layers, bottom up: C system libraries; thin typed I/O wrappers (LinuxSystem, SQLite, GPIO,
 // Sensor's Linux bus); pure domain and math (Care, Fusion); the care store on SQLite
-// (CareStorage); the appliance's policy and daemon loop (Appliance); the command line
-// (RomdevCLI) and the `romdev` executable on top.
+// (CareStorage); the fixed-rate sampling loop and guided measurement on the sensor (Sampling);
+// the appliance's policy and daemon loop (Appliance); the command line (RomdevCLI) and the
+// `romdev` executable on top.
 let package = Package(
     name: "romdev",
     products: [
@@ -27,23 +28,25 @@ let package = Package(
         .target(name: "CareStorage", dependencies: ["Care", "SQLite"]),
         .target(name: "Sensor", dependencies: ["CI2C", "LinuxSystem"]),
         .target(name: "Fusion"),
-        .target(name: "FusionAccuracy", dependencies: ["Fusion", "Sensor"]),
+        .target(name: "Sampling", dependencies: ["Sensor", "Fusion"]),
+        .target(name: "FusionAccuracy", dependencies: ["Fusion", "Sensor", "Sampling"]),
         .target(name: "GPIO", dependencies: ["CGPIOD", "LinuxSystem"]),
         .target(name: "Appliance", dependencies: ["Care", "CareStorage", "GPIO", "Sensor", "LinuxSystem"]),
         .target(
             name: "RomdevCLI",
-            dependencies: ["Care", "CareStorage", "Sensor", "Fusion", "GPIO", "LinuxSystem", "Appliance"]),
+            dependencies: ["Care", "CareStorage", "Sensor", "Fusion", "Sampling", "GPIO", "LinuxSystem", "Appliance"]),
         .executableTarget(name: "romdev", dependencies: ["RomdevCLI"]),
         .executableTarget(name: "care-store-stress", dependencies: ["CareStorage"]),
         .executableTarget(
             name: "romdev-bench",
-            dependencies: ["Care", "CareStorage", "Sensor", "Fusion", "FusionAccuracy", "RomdevCLI"]),
+            dependencies: ["Care", "CareStorage", "Sensor", "Fusion", "FusionAccuracy", "Sampling", "RomdevCLI"]),
 
         .testTarget(name: "CareTests", dependencies: ["Care"]),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
         .testTarget(name: "CareStorageTests", dependencies: ["CareStorage", "Care", "SQLite", "care-store-stress"]),
         .testTarget(name: "SensorTests", dependencies: ["Sensor", "LinuxSystem"]),
         .testTarget(name: "FusionTests", dependencies: ["Fusion", "Sensor", "FusionAccuracy"]),
+        .testTarget(name: "SamplingTests", dependencies: ["Sampling", "Sensor", "Fusion"]),
         .testTarget(name: "GPIOTests", dependencies: ["GPIO", "LinuxSystem"]),
         .testTarget(name: "ApplianceTests", dependencies: ["Appliance", "Care", "CareStorage", "GPIO", "Sensor"]),
         .testTarget(

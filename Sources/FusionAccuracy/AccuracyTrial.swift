@@ -1,4 +1,5 @@
 import Fusion
+import Sampling
 import Sensor
 
 #if canImport(Glibc)

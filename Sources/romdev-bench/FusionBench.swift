@@ -1,5 +1,6 @@
 import Fusion
 import FusionAccuracy
+import Sampling
 import Sensor
 
 /// Fusion figures: ROM accuracy over seeded simulated sessions (idle and loaded host) and the cost of

@@ -21,6 +21,17 @@ extension MPU6050 {
 
     /// Reads every sample produced since the last call.
     ///
+    /// A thin wrapper over ``readSamples(into:)`` that returns fresh storage; loops that read on
+    /// every tick use ``readSamples(into:)`` with a buffer they keep.
+    public func readSamples() throws(MPU6050Error) -> SampleBatch {
+        var samples: [IMUSample] = []
+        let gap = try readSamples(into: &samples)
+        return SampleBatch(samples: samples, gap: gap)
+    }
+
+    /// Reads every sample produced since the last call into `samples`, replacing its contents and
+    /// keeping its capacity, so a caller that reuses one buffer reads without allocating.
+    ///
     /// FIFO mode: one read of INT_STATUS…TEMP_OUT (0x3A, 9 bytes: overflow flag and temperature),
     /// one of FIFO_COUNT (0x72, 2 bytes), then the whole records in FIFO_R_W reads of at most 32
     /// bytes. On overflow (FIFO_OFLOW or a full FIFO) the FIFO's contents no longer start at a
@@ -28,15 +39,33 @@ extension MPU6050 {
     /// indices after it are placed from the host clock (to within one sample).
     ///
     /// Register mode: one burst read of INT_STATUS…GYRO_ZOUT_L (0x3A, 15 bytes); a sample is
-    /// returned when DATA_RDY is set, indexed by host time since `configure(_:)`.
-    /// - Throws: `.bus` on I2C failures (samples already decoded are kept for the next call),
-    ///   `.fifoStalled` when the FIFO stays empty longer than `stallTimeoutSeconds`, `.fifoOverrun`
-    ///   when every read for `overrunTimeoutSeconds` found it overflowed (the host reads too rarely).
-    public func readSamples() throws(MPU6050Error) -> SampleBatch {
+    /// delivered when DATA_RDY is set, indexed by host time since `configure(_:)`.
+    /// - Parameter samples: Receives the new samples, indices increasing. After a throw it is
+    ///   empty: the samples decoded before the failure are delivered by the next call.
+    /// - Returns: The samples lost just before the new ones, if the FIFO overflowed.
+    /// - Throws: `.bus` on I2C failures, `.fifoStalled` when the FIFO stays empty longer than
+    ///   `stallTimeoutSeconds`, `.fifoOverrun` when every read for `overrunTimeoutSeconds` found it
+    ///   overflowed (the host reads too rarely).
+    @discardableResult
+    public func readSamples(into samples: inout [IMUSample]) throws(MPU6050Error) -> SampleGap? {
+        samples.removeAll(keepingCapacity: true)
         guard let configuration, let decoder else { throw .notConfigured }
-        switch configuration.readout {
-        case .fifo: return try drainFIFO(configuration: configuration, decoder: decoder)
-        case .registers: return try readRegisters(configuration: configuration, decoder: decoder)
+        if !stream.undelivered.isEmpty {
+            samples.append(contentsOf: stream.undelivered)
+            stream.undelivered.removeAll()
+        }
+        do {
+            switch configuration.readout {
+            case .fifo: return try drainFIFO(into: &samples, configuration: configuration, decoder: decoder)
+            case .registers:
+                try readRegisters(into: &samples, configuration: configuration, decoder: decoder)
+                return nil
+            }
+        } catch {
+            // Nothing decoded is lost or repeated: the next call delivers it first.
+            stream.undelivered.append(contentsOf: samples)
+            samples.removeAll(keepingCapacity: true)
+            throw error
         }
     }
 
@@ -60,9 +89,9 @@ extension MPU6050 {
         try write(MPU6050Bits.userFIFOEnable, to: MPU6050Register.userControl)
     }
 
-    private func drainFIFO(configuration: MPU6050Configuration, decoder: IMUDecoder)
-        throws(MPU6050Error) -> SampleBatch
-    {
+    private func drainFIFO(
+        into samples: inout [IMUSample], configuration: MPU6050Configuration, decoder: IMUDecoder
+    ) throws(MPU6050Error) -> SampleGap? {
         let rate = Double(configuration.sampleRateHz)
         let status = try readBlock(MPU6050Register.interruptStatus, count: 9)
         let temperature = decoder.temperature(status, at: 7)
@@ -84,12 +113,13 @@ extension MPU6050 {
             let produced = stream.anchorIndex + Int(((resetTime - stream.anchorTime) * rate).rounded())
             // A record begun in `partialRecord` belongs to sample `nextIndex`, which is lost too.
             let gap = SampleGap(startIndex: stream.nextIndex, count: max(0, produced - stream.nextIndex))
-            let samples = stream.undelivered
-            stream = StreamState(
-                nextIndex: gap.startIndex + gap.count, anchorTime: resetTime,
-                anchorIndex: gap.startIndex + gap.count, lastProgressTime: resetTime,
-                overflowingSince: overflowingSince)
-            return SampleBatch(samples: samples, gap: gap)
+            stream.nextIndex = gap.startIndex + gap.count
+            stream.anchorTime = resetTime
+            stream.anchorIndex = stream.nextIndex
+            stream.lastProgressTime = resetTime
+            stream.partialRecord.removeAll(keepingCapacity: true)
+            stream.overflowingSince = overflowingSince
+            return gap
         }
 
         // Read up to a record boundary, counting bytes of a record begun by an earlier read.
@@ -99,12 +129,10 @@ extension MPU6050 {
             let chunk = min(I2CBlock.maximumLength, remaining)
             let bytes = try readBlock(MPU6050Register.fifoReadWrite, count: chunk)
             remaining -= chunk
-            stream.partialRecord += bytes
-            decodeWholeRecords(decoder: decoder, rate: rate, temperature: temperature)
+            stream.partialRecord.append(contentsOf: bytes)
+            decodeWholeRecords(into: &samples, decoder: decoder, rate: rate, temperature: temperature)
         }
 
-        let samples = stream.undelivered
-        stream.undelivered = []
         if samples.isEmpty {
             let waited = now - stream.lastProgressTime
             if waited > stallTimeoutSeconds { throw .fifoStalled(seconds: waited) }
@@ -115,20 +143,22 @@ extension MPU6050 {
         // The sample due next was produced around the time FIFO_COUNT was read.
         stream.anchorTime = now
         stream.anchorIndex = stream.nextIndex
-        return SampleBatch(samples: samples)
+        return nil
     }
 
-    private func decodeWholeRecords(decoder: IMUDecoder, rate: Double, temperature: Double) {
+    private func decodeWholeRecords(
+        into samples: inout [IMUSample], decoder: IMUDecoder, rate: Double, temperature: Double
+    ) {
         let size = Self.fifoRecordSize
-        let buffer = stream.partialRecord
         var offset = 0
-        while buffer.count - offset >= size {
+        // Decoded in place: a local copy of the bytes would make `removeFirst` copy them.
+        while stream.partialRecord.count - offset >= size {
             let index = stream.nextIndex
-            stream.undelivered.append(
+            samples.append(
                 IMUSample(
                     index: index, timeSeconds: Double(index) / rate,
-                    accelerationG: decoder.acceleration(buffer, at: offset),
-                    angularRateDPS: decoder.angularRate(buffer, at: offset + 6),
+                    accelerationG: decoder.acceleration(stream.partialRecord, at: offset),
+                    angularRateDPS: decoder.angularRate(stream.partialRecord, at: offset + 6),
                     temperatureCelsius: temperature))
             stream.nextIndex += 1
             offset += size
@@ -136,19 +166,19 @@ extension MPU6050 {
         stream.partialRecord.removeFirst(offset)
     }
 
-    private func readRegisters(configuration: MPU6050Configuration, decoder: IMUDecoder)
-        throws(MPU6050Error) -> SampleBatch
-    {
+    private func readRegisters(
+        into samples: inout [IMUSample], configuration: MPU6050Configuration, decoder: IMUDecoder
+    ) throws(MPU6050Error) {
         let bytes = try readBlock(MPU6050Register.interruptStatus, count: 15)
-        guard bytes[0] & MPU6050Bits.dataReady != 0 else { return SampleBatch(samples: []) }
+        guard bytes[0] & MPU6050Bits.dataReady != 0 else { return }
         let rate = Double(configuration.sampleRateHz)
         // Sample n is due (n + 1) periods after the start, so the newest one is floor(elapsed × rate) − 1.
         let due = Int(((clock.now - stream.anchorTime) * rate).rounded(.down)) - 1
         let index = max(stream.nextIndex, stream.anchorIndex + due)
         stream.nextIndex = index + 1
-        let sample = IMUSample(
-            index: index, timeSeconds: Double(index) / rate, accelerationG: decoder.acceleration(bytes, at: 1),
-            angularRateDPS: decoder.angularRate(bytes, at: 9), temperatureCelsius: decoder.temperature(bytes, at: 7))
-        return SampleBatch(samples: [sample])
+        samples.append(
+            IMUSample(
+                index: index, timeSeconds: Double(index) / rate, accelerationG: decoder.acceleration(bytes, at: 1),
+                angularRateDPS: decoder.angularRate(bytes, at: 9), temperatureCelsius: decoder.temperature(bytes, at: 7)))
     }
 }

@@ -13,7 +13,8 @@ public final class MPU6050 {
     public let bus: any I2CBus
     /// The sensor's 7-bit address, 0x68 or 0x69.
     public let address: UInt8
-    let clock: any MonotonicClock
+    /// The clock the driver waits on and places samples by after an overflow.
+    public let clock: any MonotonicClock
 
     /// The part found by `identify()`.
     public private(set) var part: MPU6050Part?
