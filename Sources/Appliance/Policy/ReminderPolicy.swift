@@ -1,0 +1,58 @@
+import Foundation
+
+/// When the reminder chime sounds: at the reminder instants of a day a measurement is due, once
+/// each, never inside quiet hours, and not for a reminder missed by more than `grace` (after a
+/// suspend, a clock step forward or a restart the LED still shows "due", without a burst of
+/// stale chimes).
+public struct ReminderPolicy: Sendable {
+    public let reminders: ReminderTimes
+    public let quietHours: QuietHours?
+    /// The reminders' calendar and time zone.
+    public let calendar: Calendar
+    /// How late a reminder may still sound, in seconds.
+    public let grace: TimeInterval
+
+    /// Ten minutes: longer than any pause of the daemon's loop, shorter than any sensible
+    /// reminder interval.
+    public static let standardGrace: TimeInterval = 600
+
+    public init(reminders: ReminderTimes, quietHours: QuietHours?, calendar: Calendar, grace: TimeInterval = standardGrace) {
+        self.reminders = reminders
+        self.quietHours = quietHours
+        self.calendar = calendar
+        self.grace = grace
+    }
+
+    /// Whether `date` is inside quiet hours.
+    public func isQuiet(_ date: Date) -> Bool {
+        quietHours?.contains(date, in: calendar) ?? false
+    }
+
+    /// The reminder to sound at `now`, if any: the latest reminder instant at or before `now`,
+    /// later than `lastSounded` (so each sounds once, and a clock stepped back does not repeat
+    /// one), at most `grace` ago, with neither it nor `now` inside quiet hours.
+    ///
+    /// The caller decides whether a measurement is due and the clock trusted.
+    public func reminderToSound(at now: Date, lastSounded: Date?) -> Date? {
+        guard let latest = reminders.instants(onDayOf: now, calendar: calendar).last(where: { $0 <= now }),
+            lastSounded.map({ latest > $0 }) ?? true,
+            now.timeIntervalSince(latest) <= grace,
+            !isQuiet(latest), !isQuiet(now)
+        else { return nil }
+        return latest
+    }
+
+    /// The next reminder instant after `now` that is outside quiet hours, today or on a later
+    /// day (looking a week ahead), for the status line.
+    public func nextReminder(after now: Date) -> Date? {
+        var day = now
+        for _ in 0..<8 {
+            if let next = reminders.instants(onDayOf: day, calendar: calendar).first(where: { $0 > now && !isQuiet($0) }) {
+                return next
+            }
+            guard let following = calendar.date(byAdding: .day, value: 1, to: calendar.startOfDay(for: day)) else { return nil }
+            day = following
+        }
+        return nil
+    }
+}
