@@ -6,18 +6,24 @@ export PATH := $(PATH):/opt/swift/usr/bin
 SWIFT ?= swift
 
 APT_PACKAGES := pkg-config libsqlite3-dev libi2c-dev libgpiod-dev
+# Formatters the manual page's lint test runs (it skips those that are missing).
+TEST_APT_PACKAGES := groff-base mandoc
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN_DIR = $(shell $(SWIFT) build --show-bin-path)
 RELEASE_BIN_DIR = $(shell $(SWIFT) build -c release --show-bin-path)
 
-.PHONY: all deps build test demo bench clean
+.PHONY: all deps apt-install build test demo bench clean
 
 all: build
 
 ## deps: install the Debian packages the build needs, only those missing (apt-get, sudo when not root)
 deps:
 	@command -v $(SWIFT) >/dev/null || { echo "error: no Swift toolchain on PATH (expected swift 6, e.g. /opt/swift/usr/bin)" >&2; exit 1; }
-	@missing=""; for p in $(APT_PACKAGES); do \
+	@$(MAKE) --no-print-directory apt-install PACKAGES="$(APT_PACKAGES)"
+
+# apt-install PACKAGES="…": installs those of the packages that are missing.
+apt-install:
+	@missing=""; for p in $(PACKAGES); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \
@@ -32,6 +38,7 @@ build: deps
 
 ## test: every test, from a clean clone
 test: deps
+	@$(MAKE) --no-print-directory apt-install PACKAGES="$(TEST_APT_PACKAGES)"
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 

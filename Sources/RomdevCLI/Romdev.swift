@@ -43,5 +43,5 @@ public enum Romdev {
                   64    Usage error: unknown option, missing or malformed argument (EX_USAGE).
                 """,
             subcommands: commands),
-        version: version)
+        version: version, manual: manual)
 }

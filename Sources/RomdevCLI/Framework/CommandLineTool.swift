@@ -4,16 +4,20 @@
 /// Parsing follows swift-argument-parser: subcommand words first, then options (`--name value`,
 /// `--name=value`, flags) and positional arguments in any order, `--` ends options. `--help`, `-h`
 /// and `help <command…>` ask for help, `--version` for the version, wherever they appear before `--`.
+/// `help --man` asks for the manual page.
 public struct CommandLineTool: Sendable {
     /// The root command; its name is the tool's name.
     public let root: Command
     /// The one-line version printed by `--version`.
     public let version: String
+    /// The manual page's sections that the command table cannot supply.
+    public let manual: ManualPage
 
     /// Creates a tool.
-    public init(root: Command, version: String) {
+    public init(root: Command, version: String, manual: ManualPage = ManualPage()) {
         self.root = root
         self.version = version
+        self.manual = manual
     }
 
     /// Parses the arguments after the tool name.
@@ -29,6 +33,12 @@ public struct CommandLineTool: Sendable {
             error.commandPath = path.map(\.name)
             error.usage = HelpGenerator(path: path).usage
             return error
+        }
+
+        // `help --man`: the whole tool's manual page, nothing else on the line.
+        if arguments.first == "help", arguments.dropFirst().first == "--man", !root.subcommands.isEmpty {
+            if let extra = arguments.dropFirst(2).first { throw fail(UsageError("Unexpected argument '\(extra)'")) }
+            return .run(ManualPageAction(tool: self))
         }
 
         // `help [command…]` at the top of any group.

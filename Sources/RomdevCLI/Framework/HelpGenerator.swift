@@ -8,6 +8,10 @@ struct HelpGenerator {
     static let screenWidth = 80
     /// Above this many options and arguments, a usage line lists only the required ones.
     static let maximumSynopsisCount = 12
+    /// The help of `--version`, which every command takes.
+    static let versionOptionHelp = "Show the version."
+    /// The help of `-h, --help`, which every command takes.
+    static let helpOptionHelp = "Show help information."
 
     /// The command and its parents, root first.
     let path: [Command]
@@ -38,7 +42,7 @@ struct HelpGenerator {
             sections.append("ARGUMENTS:\n" + command.arguments.map { Self.row($0.label, $0.help) }.joined())
         }
         let optionRows = command.options.map { Self.row($0.label, $0.helpWithValues) }
-            + [Self.row("--version", "Show the version."), Self.row("-h, --help", "Show help information.")]
+            + [Self.row("--version", Self.versionOptionHelp), Self.row("-h, --help", Self.helpOptionHelp)]
         sections.append("OPTIONS:\n" + optionRows.joined())
         if !command.subcommands.isEmpty {
             let parents = path.dropFirst().map(\.name)
