@@ -2,10 +2,10 @@
 import PackageDescription
 
 // Layers, bottom up: C system libraries; thin typed I/O wrappers (LinuxSystem, SQLite, GPIO,
-// Sensor's Linux bus); pure domain and math (Care, Fusion); the care store on SQLite
-// (CareStorage); the fixed-rate sampling loop and guided measurement on the sensor (Sampling);
-// the appliance's policy and daemon loop (Appliance); the command line (RomdevCLI) and the
-// `romdev` executable on top.
+// Sensor's Linux bus, ServiceSupport: notify, journal logging, signals, control socket); pure
+// domain and math (Care, Fusion); the care store on SQLite (CareStorage); the fixed-rate sampling
+// loop and guided measurement on the sensor (Sampling); the appliance's policy and daemon loop
+// (Appliance); the command line (RomdevCLI) and the `romdev` executable on top.
 let package = Package(
     name: "romdev",
     products: [
@@ -31,6 +31,7 @@ let package = Package(
         .target(name: "Sampling", dependencies: ["Sensor", "Fusion"]),
         .target(name: "FusionAccuracy", dependencies: ["Fusion", "Sensor", "Sampling"]),
         .target(name: "GPIO", dependencies: ["CGPIOD", "LinuxSystem"]),
+        .target(name: "ServiceSupport", dependencies: ["LinuxSystem"]),
         .target(name: "Appliance", dependencies: ["Care", "CareStorage", "GPIO", "Sensor", "LinuxSystem"]),
         .target(
             name: "RomdevCLI",
@@ -48,6 +49,7 @@ let package = Package(
         .testTarget(name: "FusionTests", dependencies: ["Fusion", "Sensor", "FusionAccuracy"]),
         .testTarget(name: "SamplingTests", dependencies: ["Sampling", "Sensor", "Fusion"]),
         .testTarget(name: "GPIOTests", dependencies: ["GPIO", "LinuxSystem"]),
+        .testTarget(name: "ServiceSupportTests", dependencies: ["ServiceSupport", "LinuxSystem"]),
         .testTarget(name: "ApplianceTests", dependencies: ["Appliance", "Care", "CareStorage", "GPIO", "Sensor"]),
         .testTarget(
             name: "RomdevCLITests",

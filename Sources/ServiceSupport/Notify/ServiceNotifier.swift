@@ -1,0 +1,75 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import LinuxSystem
+
+/// Tells the service manager about start-up, status, liveness and shutdown over `$NOTIFY_SOCKET`,
+/// the protocol of sd_notify(3), without libsystemd.
+///
+/// Without `$NOTIFY_SOCKET` (run by hand, or a unit that is not `Type=notify`) every call does
+/// nothing. Each notification is one `SOCK_DGRAM` datagram of `KEY=VALUE` lines; the kernel
+/// attaches our credentials, which is how the manager knows the sender.
+public struct ServiceNotifier: Sendable {
+    /// The value of `$NOTIFY_SOCKET`, or nil when notifications are off.
+    public let socket: String?
+    private let address: UnixSocketAddress?
+
+    /// A notifier for `$NOTIFY_SOCKET` in `environment`.
+    /// - Throws: `NotifyError.invalidSocket` when the variable is set but unusable, so a typo in a
+    ///   test or unit shows at start-up instead of as a start-up time-out.
+    public init(environment: [String: String]) throws(NotifyError) {
+        guard let value = environment["NOTIFY_SOCKET"], !value.isEmpty else {
+            socket = nil
+            address = nil
+            return
+        }
+        let parsed: UnixSocketAddress?
+        if value.hasPrefix("@") {
+            // sd_notify(3): "@" stands for the leading NUL byte of an abstract name.
+            parsed = UnixSocketAddress(abstractName: Array(value.utf8.dropFirst()))
+        } else if value.hasPrefix("/") {
+            parsed = UnixSocketAddress(path: value)
+        } else {
+            parsed = nil
+        }
+        guard let parsed else { throw .invalidSocket(value) }
+        socket = value
+        address = parsed
+    }
+
+    /// True when notifications go somewhere.
+    public var isEnabled: Bool { address != nil }
+
+    /// Sends `states` as one datagram; does nothing when notifications are off.
+    /// - Throws: `NotifyError` naming the socket and the failed call.
+    public func notify(_ states: ServiceState...) throws(NotifyError) {
+        try notify(states)
+    }
+
+    /// Sends `states` as one datagram; does nothing when notifications are off or `states` is empty.
+    /// - Throws: `NotifyError` naming the socket and the failed call.
+    public func notify(_ states: [ServiceState]) throws(NotifyError) {
+        guard let address, let socket, !states.isEmpty else { return }
+        let descriptor = Glibc.socket(AF_UNIX, CInt(SOCK_DGRAM.rawValue) | CInt(SOCK_CLOEXEC.rawValue), 0)
+        guard descriptor >= 0 else { throw .system(operation: "create a socket for", socket: socket, errno: .current) }
+        defer { close(descriptor) }
+        let bytes = Array(ServiceState.datagram(states).utf8)
+        let sent: Int
+        do {
+            sent = try retryingOnInterrupt { () throws(Errno) -> Int in
+                let result = bytes.withUnsafeBytes { buffer in
+                    address.withSockaddr { sockaddr, length in
+                        sendto(descriptor, buffer.baseAddress, buffer.count, CInt(MSG_NOSIGNAL), sockaddr, length)
+                    }
+                }
+                guard result >= 0 else { throw .current }
+                return result
+            }
+        } catch {
+            throw .system(operation: "send to", socket: socket, errno: error)
+        }
+        guard sent == bytes.count else { throw .truncated(socket: socket, sent: sent, of: bytes.count) }
+    }
+}

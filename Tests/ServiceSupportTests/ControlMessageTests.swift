@@ -1,0 +1,78 @@
+import Foundation
+import ServiceSupport
+import Testing
+
+private func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
+private func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
+
+@Suite("Control messages")
+struct ControlMessageTests {
+    @Test(arguments: [
+        ControlRequest.measure(limb: nil), .measure(limb: "left"), .measure(limb: "right"), .calibrate, .status,
+        .exportDone(files: []), .exportDone(files: ["romdev-a.csv", "romdev-a.json"]),
+    ])
+    func requestsRoundTripAsOneLine(request: ControlRequest) throws {
+        let line = request.line
+        #expect(line.last == UInt8(ascii: "\n"))
+        #expect(line.filter { $0 == UInt8(ascii: "\n") }.count == 1)
+        #expect(try ControlRequest(line: Array(line.dropLast())) == request)
+    }
+
+    @Test func requestWireFormat() {
+        #expect(text(ControlRequest.measure(limb: "left").line) == #"{"limb":"left","request":"measure"}"# + "\n")
+        #expect(text(ControlRequest.exportDone(files: ["a/b.csv"]).line) == #"{"files":["a/b.csv"],"request":"export-done"}"# + "\n")
+    }
+
+    @Test(arguments: [
+        (#"{"request":"reboot"}"#, "unknown request 'reboot'"),
+        (#"{"limb":"left"}"#, #"no "request" name"#),
+        (#"{"request":"measure","limb":"both"}"#, "limb must be left or right"),
+        (#"{"request":"export-done","files":"x.csv"}"#, "files must be a list of names"),
+        (#"["status"]"#, "not a JSON object"),
+        ("status", "not JSON: status"),
+    ])
+    func malformedRequestsAreRefusedWithAReason(line: String, reason: String) {
+        #expect(throws: ControlMessageError(reason)) { try ControlRequest(line: bytes(line)) }
+    }
+
+    @Test func replyWithPayloadRoundTrips() throws {
+        struct Result: Codable, Equatable {
+            var rangeDegrees: Double
+            var limb: String
+        }
+        let reply = try ControlReply.ok("Range of motion 112°\nstored", payload: Result(rangeDegrees: 112.5, limb: "left"))
+        let line = reply.line
+        #expect(line.filter { $0 == UInt8(ascii: "\n") }.count == 1, "one line even with a newline in the message")
+        let decoded = try ControlReply(line: Array(line.dropLast()))
+        #expect(decoded.status == .ok)
+        #expect(decoded.message == "Range of motion 112°\nstored")
+        #expect(try decoded.decodePayload(as: Result.self) == Result(rangeDegrees: 112.5, limb: "left"))
+    }
+
+    @Test(arguments: ControlReply.Status.allCases)
+    func repliesWithoutPayloadRoundTrip(status: ControlReply.Status) throws {
+        let reply = ControlReply(status: status, message: "why")
+        #expect(try ControlReply(line: Array(reply.line.dropLast())) == reply)
+        #expect(throws: ControlMessageError("the reply has no payload")) { try reply.decodePayload(as: [String].self) }
+    }
+
+    @Test func replyWireFormat() {
+        #expect(text(ControlReply.busy("a measurement is running").line) == #"{"message":"a measurement is running","status":"busy"}"# + "\n")
+        #expect(text(ControlReply.badRequest("x").line) == #"{"message":"x","status":"bad-request"}"# + "\n")
+    }
+
+    @Test func malformedRepliesAreRefused() {
+        #expect(throws: ControlMessageError(#"no known "status""#)) { try ControlReply(line: bytes(#"{"status":"maybe","message":""}"#)) }
+        #expect(throws: ControlMessageError(#"no "message""#)) { try ControlReply(line: bytes(#"{"status":"ok"}"#)) }
+    }
+}
+
+@Suite("Control socket location")
+struct ControlSocketLocationTests {
+    @Test func environmentThenConfigurationThenRun() {
+        #expect(ControlSocketLocation.path(environment: [:]) == "/run/romdev/control.sock")
+        #expect(ControlSocketLocation.path(configuredDirectory: "/srv/romdev", environment: [:]) == "/srv/romdev/control.sock")
+        #expect(ControlSocketLocation.path(configuredDirectory: "/srv/romdev", environment: ["ROMDEV_RUNTIME_DIR": "/tmp/r/"]) == "/tmp/r/control.sock")
+        #expect(ControlSocketLocation.path(configuredDirectory: "", environment: ["ROMDEV_RUNTIME_DIR": ""]) == "/run/romdev/control.sock")
+    }
+}

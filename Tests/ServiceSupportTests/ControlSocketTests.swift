@@ -1,0 +1,298 @@
+import Foundation
+import Glibc
+import LinuxSystem
+import ServiceSupport
+import Synchronization
+import Testing
+
+/// A client request running on its own thread, as `romdev measure` would in another process.
+private final class PendingCall: Sendable {
+    private let result = Mutex<Result<ControlReply, ControlClientError>?>(nil)
+    private let done = DispatchSemaphore(value: 0)
+
+    init(_ client: ControlClient, _ request: ControlRequest, replyTimeoutNanoseconds: UInt64? = nil) {
+        Thread.detachNewThread {
+            let outcome: Result<ControlReply, ControlClientError>
+            do throws(ControlClientError) {
+                outcome = .success(try client.send(request, replyTimeoutNanoseconds: replyTimeoutNanoseconds))
+            } catch {
+                outcome = .failure(error)
+            }
+            self.result.withLock { $0 = outcome }
+            self.done.signal()
+        }
+    }
+
+    /// Waits for the client to finish.
+    func outcome() -> Result<ControlReply, ControlClientError> {
+        done.wait()
+        done.signal()
+        return result.withLock { $0! }
+    }
+}
+
+/// Polls the server the way the daemon's loop does until `count` requests have arrived.
+private func receive(_ count: Int, from server: ControlServer) throws -> [ControlServer.Received] {
+    var received: [ControlServer.Received] = []
+    while received.count < count {
+        received += try server.receive()
+        var pause = timespec(tv_sec: 0, tv_nsec: 2_000_000)
+        nanosleep(&pause, nil)
+    }
+    return received
+}
+
+/// A socket file with nobody listening, as a daemon killed with SIGKILL leaves it.
+private func makeStaleSocket(at path: String) throws {
+    let descriptor = socket(AF_UNIX, CInt(SOCK_STREAM.rawValue), 0)
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
+    let bound = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+    }
+    close(descriptor)
+    #expect(bound == 0)
+}
+
+/// A raw connection that sends `text` and reads until the server closes.
+private func rawExchange(_ path: String, _ text: String) throws -> String {
+    let descriptor = socket(AF_UNIX, CInt(SOCK_STREAM.rawValue), 0)
+    defer { close(descriptor) }
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
+    let connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+    }
+    try #require(connected == 0)
+    _ = Array(text.utf8).withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, CInt(MSG_NOSIGNAL)) }
+    return String(decoding: try readToEnd(descriptor), as: UTF8.self)
+}
+
+private func readToEnd(_ descriptor: CInt) throws -> [UInt8] {
+    var result: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while true {
+        let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+        if count <= 0 { return result }
+        result += buffer[..<count]
+    }
+}
+
+@Suite("Control socket")
+struct ControlSocketTests {
+    @Test func requestIsAnsweredFromTheDaemonLoop() throws {
+        let directory = try TemporaryDirectory()
+        let server = try ControlServer(path: directory.path("control.sock"))
+        let call = PendingCall(ControlClient(path: server.path), .measure(limb: "left"))
+        let received = try receive(1, from: server)
+        #expect(received.map(\.request) == [.measure(limb: "left")])
+        #expect(server.pendingRequests == received.map(\.id))
+        #expect(server.reply(.ok("Range of motion 112°"), to: received[0].id))
+        #expect(try call.outcome().get() == .ok("Range of motion 112°"))
+        #expect(server.pendingRequests.isEmpty)
+        #expect(!server.reply(.ok("again"), to: received[0].id), "a request is answered once")
+    }
+
+    @Test func repliesMayComeLaterAndInAnyOrder() throws {
+        let directory = try TemporaryDirectory()
+        let server = try ControlServer(path: directory.path("control.sock"))
+        let first = PendingCall(ControlClient(path: server.path), .calibrate)
+        let firstRequest = try receive(1, from: server)[0]
+        let second = PendingCall(ControlClient(path: server.path), .status)
+        let secondRequest = try receive(1, from: server)[0]
+        #expect(secondRequest.request == .status)
+        server.reply(.busy("calibrating"), to: secondRequest.id)
+        #expect(try second.outcome().get() == .busy("calibrating"))
+        #expect(try server.receive().isEmpty)
+        server.reply(.failed("sensor moved"), to: firstRequest.id)
+        #expect(try first.outcome().get() == .failed("sensor moved"))
+    }
+
+    @Test func malformedRequestIsAnsweredByTheServerItself() throws {
+        let directory = try TemporaryDirectory()
+        let server = try ControlServer(path: directory.path("control.sock"))
+        let answer = Mutex<String?>(nil)
+        let finished = DispatchSemaphore(value: 0)
+        let path = server.path
+        Thread.detachNewThread {
+            let text = try? rawExchange(path, #"{"request":"reboot"}"# + "\n")
+            answer.withLock { $0 = text }
+            finished.signal()
+        }
+        // The daemon's loop keeps polling; the bad request never reaches it.
+        while finished.wait(timeout: .now() + .milliseconds(5)) == .timedOut {
+            #expect(try server.receive().isEmpty)
+        }
+        #expect(answer.withLock { $0 } == #"{"message":"unknown request 'reboot'","status":"bad-request"}"# + "\n")
+    }
+
+    @Test func socketIsGroupReadWritableOnly() throws {
+        let directory = try TemporaryDirectory()
+        let server = try ControlServer(path: directory.path("control.sock"))
+        var status = stat()
+        #expect(stat(server.path, &status) == 0)
+        #expect(status.st_mode & S_IFMT == S_IFSOCK)
+        #expect(status.st_mode & 0o777 == 0o660)
+    }
+
+    @Test func missingDirectoryIsCreated() throws {
+        let directory = try TemporaryDirectory()
+        let server = try ControlServer(path: directory.path("run/control.sock"))
+        #expect(FileManager.default.fileExists(atPath: server.path))
+    }
+
+    @Test func staleSocketFromADeadDaemonIsReplaced() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("control.sock")
+        try makeStaleSocket(at: path)
+        #expect(throws: ControlClientError.noDaemon(path: path)) { try ControlClient(path: path).send(.status) }
+        let server = try ControlServer(path: path)
+        let call = PendingCall(ControlClient(path: path), .status)
+        server.reply(.ok("idle"), to: try receive(1, from: server)[0].id)
+        #expect(try call.outcome().get() == .ok("idle"))
+    }
+
+    @Test func liveDaemonKeepsItsSocket() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("control.sock")
+        let running = try ControlServer(path: path)
+        #expect(throws: ControlServerError.alreadyRunning(path)) { try ControlServer(path: path) }
+        let call = PendingCall(ControlClient(path: path), .status)
+        running.reply(.ok("still here"), to: try receive(1, from: running)[0].id)
+        #expect(try call.outcome().get() == .ok("still here"))
+    }
+
+    @Test func otherFileAtThePathIsLeftAlone() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("control.sock")
+        try "keep me".write(toFile: path, atomically: false, encoding: .utf8)
+        #expect(throws: ControlServerError.notASocket(path)) { try ControlServer(path: path) }
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "keep me")
+    }
+
+    @Test func closeRemovesOnlyItsOwnSocket() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("control.sock")
+        let server = try ControlServer(path: path)
+        server.close()
+        #expect(!FileManager.default.fileExists(atPath: path))
+        server.close()
+
+        let replaced = try ControlServer(path: path)
+        unlink(path)
+        let successor = try ControlServer(path: path)
+        replaced.close()
+        #expect(FileManager.default.fileExists(atPath: path), "the successor's socket stays")
+        successor.close()
+    }
+
+    @Test func noSocketMeansNoDaemon() throws {
+        let directory = try TemporaryDirectory()
+        let error = #expect(throws: ControlClientError.self) { try ControlClient(path: directory.path("control.sock")).send(.status) }
+        #expect(error == .noDaemon(path: directory.path("control.sock")))
+        #expect(error?.isNoDaemon == true)
+        #expect(throws: ControlClientError.noDaemon(path: directory.path("missing/control.sock"))) {
+            try ControlClient(path: directory.path("missing/control.sock")).send(.status)
+        }
+    }
+
+    @Test func fullQueueIsReportedAsBusy() throws {
+        let directory = try TemporaryDirectory()
+        let server = try ControlServer(path: directory.path("control.sock"))
+        // The daemon is not polling (mid-measurement): fill its listen queue with silent clients.
+        var fillers: [CInt] = []
+        defer { fillers.forEach { close($0) } }
+        let client = ControlClient(path: server.path, connectTimeoutNanoseconds: 50_000_000)
+        var outcome: ControlClientError?
+        while outcome == nil && fillers.count < 64 {
+            do throws(ControlClientError) {
+                _ = try client.send(.status, replyTimeoutNanoseconds: 0)
+            } catch .timedOut {
+                // Connected and queued; keep a silent client there instead.
+                let descriptor = socket(AF_UNIX, CInt(SOCK_STREAM.rawValue) | CInt(SOCK_NONBLOCK.rawValue), 0)
+                var address = sockaddr_un()
+                address.sun_family = sa_family_t(AF_UNIX)
+                withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(server.path.utf8)) }
+                _ = withUnsafePointer(to: &address) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+                }
+                fillers.append(descriptor)
+            } catch {
+                outcome = error
+            }
+        }
+        #expect(outcome == .busy(path: server.path))
+    }
+
+    @Test func clientsBeyondTheLimitAreToldBusy() throws {
+        let directory = try TemporaryDirectory()
+        let server = try ControlServer(path: directory.path("control.sock"))
+        let calls = (0..<ControlServer.maximumConnections).map { _ in
+            PendingCall(ControlClient(path: server.path), .status)
+        }
+        let received = try receive(ControlServer.maximumConnections, from: server)
+        let extra = PendingCall(ControlClient(path: server.path), .calibrate)
+        let extraOutcome = Mutex<Result<ControlReply, ControlClientError>?>(nil)
+        let finished = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            let outcome = extra.outcome()
+            extraOutcome.withLock { $0 = outcome }
+            finished.signal()
+        }
+        while finished.wait(timeout: .now() + .milliseconds(5)) == .timedOut {
+            #expect(try server.receive().isEmpty)
+        }
+        #expect(try extraOutcome.withLock { $0 }?.get() == .busy("too many clients are connected"))
+        for request in received {
+            server.reply(.ok("idle"), to: request.id)
+        }
+        for call in calls {
+            #expect(try call.outcome().get() == .ok("idle"))
+        }
+    }
+
+    @Test func daemonThatNeverRepliesTimesOut() throws {
+        let directory = try TemporaryDirectory()
+        let server = try ControlServer(path: directory.path("control.sock"))
+        let call = PendingCall(ControlClient(path: server.path), .status, replyTimeoutNanoseconds: 20_000_000)
+        _ = try receive(1, from: server)
+        #expect(throws: ControlClientError.timedOut(path: server.path, request: "status")) { try call.outcome().get() }
+    }
+
+    @Test func daemonThatStopsWithoutReplyingIsReported() throws {
+        let directory = try TemporaryDirectory()
+        let server = try ControlServer(path: directory.path("control.sock"))
+        let call = PendingCall(ControlClient(path: server.path), .measure(limb: nil))
+        _ = try receive(1, from: server)
+        server.close()
+        #expect(throws: ControlClientError.noReply(path: server.path, request: "measure")) { try call.outcome().get() }
+    }
+
+    @Test func replyToAClientThatLeftIsDroppedQuietly() throws {
+        let directory = try TemporaryDirectory()
+        let server = try ControlServer(path: directory.path("control.sock"))
+        let call = PendingCall(ControlClient(path: server.path), .status, replyTimeoutNanoseconds: 1_000_000)
+        let request = try receive(1, from: server)[0]
+        #expect(throws: ControlClientError.self) { try call.outcome().get() }
+        // No SIGPIPE: the test process would die here if the server wrote without MSG_NOSIGNAL.
+        server.reply(.ok(String(repeating: "x", count: 300_000)), to: request.id)
+        #expect(try server.receive().isEmpty)
+    }
+
+    @Test func permissionErrorsNameTheGroup() {
+        let error = ControlClientError.permissionDenied(path: "/run/romdev/control.sock")
+        #expect(error.description == "permission denied on the daemon's control socket /run/romdev/control.sock")
+        #expect(error.hint?.contains("romdev group") == true)
+        #expect(!error.isNoDaemon)
+    }
+
+    @Test(.enabled(if: getuid() != 0, "root may connect whatever the mode"))
+    func socketOutsideTheGroupIsPermissionDenied() throws {
+        let directory = try TemporaryDirectory()
+        let server = try ControlServer(path: directory.path("control.sock"), mode: 0o600)
+        chmod(server.path, 0o000)
+        #expect(throws: ControlClientError.permissionDenied(path: server.path)) { try ControlClient(path: server.path).send(.status) }
+    }
+}
