@@ -53,7 +53,7 @@ let package = Package(
         .testTarget(name: "ApplianceTests", dependencies: ["Appliance", "Care", "CareStorage", "GPIO", "Sensor"]),
         .testTarget(
             name: "RomdevCLITests",
-            dependencies: ["RomdevCLI", "CareStorage", "Care"]),
+            dependencies: ["RomdevCLI", "CareStorage", "Care", "Sensor", "Fusion"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -30,6 +30,11 @@ public enum RecoverCarePlan {
         public static let maximum = "maximum"
         /// The excursion from most flexed to most extended; the one value Recover stored.
         public static let range = "range"
+        /// Which knee a range-of-motion measurement is of, `left` or `right` (text).
+        public static let limb = "limb"
+        /// A reason to distrust a range-of-motion measurement (text, one value per reason), e.g.
+        /// `moved-at-start`; none when the measurement is clean.
+        public static let flag = "flag"
     }
 
     /// Units of the sleep value: hours.
@@ -100,15 +105,19 @@ public enum RecoverCarePlan {
         return calendar.startOfDay(for: later)
     }
 
-    /// The outcome values of one range-of-motion measurement, in degrees, in the order start,
-    /// finish, minimum, maximum, range.
+    /// The outcome values of one range-of-motion measurement: the five angles in degrees, `range`
+    /// first (the one value Recover stored, so a reader that takes the first value gets it), then
+    /// start, finish, minimum, maximum; then the measured limb (text, kind ``Kind/limb``) when
+    /// given, and one text value of kind ``Kind/flag`` per quality flag, so exports show them.
     public static func rangeOfMotionValues(
         startDegrees: Double, finishDegrees: Double, minimumDegrees: Double, maximumDegrees: Double,
-        rangeDegrees: Double, createdDate: Date
+        rangeDegrees: Double, limb: String? = nil, flags: [String] = [], createdDate: Date
     ) -> [OutcomeValue] {
-        [
-            (Kind.start, startDegrees), (Kind.finish, finishDegrees), (Kind.minimum, minimumDegrees),
-            (Kind.maximum, maximumDegrees), (Kind.range, rangeDegrees),
+        let angles = [
+            (Kind.range, rangeDegrees), (Kind.start, startDegrees), (Kind.finish, finishDegrees),
+            (Kind.minimum, minimumDegrees), (Kind.maximum, maximumDegrees),
         ].map { OutcomeValue(.double($0.1), kind: $0.0, units: rangeOfMotionUnits, createdDate: createdDate) }
+        let limbValue = limb.map { [OutcomeValue(.text($0), kind: Kind.limb, createdDate: createdDate)] } ?? []
+        return angles + limbValue + flags.map { OutcomeValue(.text($0), kind: Kind.flag, createdDate: createdDate) }
     }
 }

@@ -21,6 +21,7 @@ public enum Romdev {
         .doctor,
         .record,
         .replay,
+        .measure,
     ]
 
     /// The whole tool.

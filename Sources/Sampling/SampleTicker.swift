@@ -6,7 +6,7 @@ import Sensor
 /// the sensor's sample clock (sample index / configured rate), never the host's.
 ///
 /// Deadlines are `start + n × period` on the injected monotonic clock, `start` being the first
-/// tick; the ticker only observes them (``SamplingStatistics``), it never sleeps. `SamplingLoop`
+/// tick, and each tick is counted against the nearest one; the ticker only observes them (``SamplingStatistics``), it never sleeps. `SamplingLoop`
 /// runs it from a strict Dispatch timer, tests call ``tick(_:)`` after advancing a `ManualClock`.
 /// Not thread-safe: one owner calls it (the loop's serial queue).
 public final class SampleTicker {
@@ -51,9 +51,9 @@ public final class SampleTicker {
         let began = clock.now
         let start = startTime ?? began
         startTime = start
-        // The epsilon keeps a tick exactly on its deadline from reading as one period late after
-        // rounding (0.15 / 0.05 = 2.9999…).
-        let deadline = Int(((began - start) / periodSeconds + 1e-6).rounded(.down))
+        // A tick belongs to the nearest deadline: timer wake-ups land a little after their
+        // deadline or, measured against the first tick's own wake-up, a little before it.
+        let deadline = Int(((began - start) / periodSeconds).rounded())
         let missed = max(0, deadline - lastDeadline - 1)
         let lateness = began - (start + Double(deadline) * periodSeconds)
         if missed > 0 || lateness > Self.latenessTolerance * periodSeconds { statistics.lateTicks += 1 }

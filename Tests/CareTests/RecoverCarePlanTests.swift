@@ -68,11 +68,20 @@ import Testing
         }
     }
 
-    @Test func rangeOfMotionValuesAreDegreesInResearchKitOrder() {
+    @Test func rangeOfMotionValuesAreDegreesWithTheRangeFirst() {
         let values = RecoverCarePlan.rangeOfMotionValues(
             startDegrees: 0, finishDegrees: 2, minimumDegrees: 0, maximumDegrees: 85, rangeDegrees: 85, createdDate: la.date(2021, 6, 1))
-        #expect(values.map(\.kind) == ["start", "finish", "minimum", "maximum", "range"])
+        #expect(values.map(\.kind) == ["range", "start", "finish", "minimum", "maximum"])
         #expect(values.allSatisfy { $0.units == "deg" && $0.typeName == "double" })
-        #expect(values.last?.numberValue == 85)
+        #expect(values.first?.numberValue == 85)
+    }
+
+    @Test func rangeOfMotionValuesEndWithTheLimbAndOneValuePerFlag() {
+        let values = RecoverCarePlan.rangeOfMotionValues(
+            startDegrees: 0, finishDegrees: 2, minimumDegrees: 0, maximumDegrees: 85, rangeDegrees: 85, limb: "left",
+            flags: ["moved-at-start", "too-short"], createdDate: la.date(2021, 6, 1))
+        #expect(values.dropFirst(5).map(\.kind) == ["limb", "flag", "flag"])
+        #expect(values.dropFirst(5).map(\.value) == [.text("left"), .text("moved-at-start"), .text("too-short")])
+        #expect(values.dropFirst(5).allSatisfy { $0.units == nil })
     }
 }

@@ -72,7 +72,7 @@ import Sensor
         }
         #expect(ticker.statistics.overruns == 1)
         #expect(ticker.statistics.longestTickSeconds >= 0.08)
-        #expect(ticker.statistics.missedDeadlines == 1)
+        #expect(ticker.statistics.missedDeadlines >= 1)
     }
 
     @Test func aSensorFailureThrowsAndLosesNothingDecoded() throws {

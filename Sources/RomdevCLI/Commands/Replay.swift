@@ -183,7 +183,7 @@ public struct ReplayAction: CommandAction, Equatable {
 }
 
 /// `value` with `digits` decimals, without a minus sign on zero.
-private func fixed(_ value: Double, _ digits: Int) -> String {
+func fixed(_ value: Double, _ digits: Int) -> String {
     let text = String(format: "%.\(digits)f", value)
     return Double(text) == 0 ? String(format: "%.\(digits)f", 0.0) : text
 }

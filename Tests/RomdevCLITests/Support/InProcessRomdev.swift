@@ -1,4 +1,5 @@
 import Foundation
+import Sensor
 @testable import RomdevCLI
 
 /// Runs romdev command lines in this process against a store in a temporary directory, with a
@@ -18,11 +19,12 @@ final class InProcessRomdev {
         self.timeZone = TimeZone(identifier: timeZone)!
     }
 
+    /// Simulated sensors run on a fresh manual clock per command: faster than real time.
     var context: CommandContext {
         CommandContext(
             environment: ["ROMDEV_STORE": directory.storePath, "HOME": directory.path],
             now: { [now] in now }, defaultTimeZone: timeZone,
-            output: TextOutput { [weak self] in self?.output += $0 })
+            output: TextOutput { [weak self] in self?.output += $0 }, sensorClock: ManualClock())
     }
 
     /// Parses and runs a command line; returns what it printed.

@@ -1,0 +1,65 @@
+import Fusion
+import LinuxSystem
+import Sampling
+import Sensor
+
+/// One measurement session on a sensor source, apart from the store: bring-up, the guided
+/// session on the sampling loop, and the patient's prompts. `romdev measure` stores what it
+/// returns; another front end (a daemon's control socket) can replace this one step.
+struct LiveMeasurement {
+    let source: SensorSource
+    let calibration: Calibration?
+    /// The simulated sensor's clock, or nil for real time (see `CommandContext.sensorClock`).
+    let clock: (any MonotonicClock)?
+    /// Which knee, for the prompts.
+    let limb: String
+
+    /// Runs the session to its end.
+    /// - Parameter prompt: Receives one line per phase, on the sampling loop's queue while the
+    ///   calling thread waits.
+    /// - Throws: `CommandFailure` when the sensor cannot be brought up or fails mid-session.
+    func run(prompt: @escaping @Sendable (String) -> Void) throws -> RangeOfMotionMeasurement.Outcome {
+        let clock = clock ?? SystemClock()
+        let sensor: MPU6050
+        do {
+            let opened = try source.openBus(clock: clock)
+            sensor = try MPU6050(bus: opened.bus, address: source.address, clock: clock)
+            try sensor.configure(.standard)
+        } catch let error as I2CError {
+            throw CommandFailure("could not open the sensor", why: error.description, hint: error.hint)
+        } catch let error as MPU6050Error {
+            throw CommandFailure("could not set up the sensor", why: error.description, hint: error.hint)
+        }
+        let limb = limb
+        let measurement = RangeOfMotionMeasurement(
+            sensor: sensor, calibration: calibration,
+            pacing: self.clock == nil ? .dispatchTimer : .sleeping(clock),
+            onProgress: { phase in prompt(Self.prompt(for: phase, limb: limb)) })
+        do {
+            return try measurement.run()
+        } catch {
+            switch error {
+            case .sensor(let sensorError, let samples):
+                throw CommandFailure(
+                    "the measurement failed after \(samples) samples", why: sensorError.description,
+                    hint: sensorError.hint)
+            case .aborted, .noSamples:
+                throw CommandFailure("the measurement ended without a result", why: error.description)
+            }
+        }
+    }
+
+    /// What the patient is asked to do in each phase (the ResearchKit knee task's instructions).
+    static func prompt(for phase: MeasurementSession.Phase, limb: String) -> String {
+        switch phase {
+        case .settling:
+            "Sit on the edge of a chair, the sensor strapped to the front of your \(limb) shin below the knee, "
+                + "foot on the floor. Hold still..."
+        case .ready: "Ready: extend your \(limb) knee as far as you can, then lower it back and hold still."
+        case .moving: "Measuring: lower your leg back to the start and hold still."
+        case .finished(.returned): "Done: the leg is back and still."
+        case .finished(.stopped): "Stopped."
+        case .finished(.timedOut): "Time-out: the session ended without the leg coming back to rest."
+        }
+    }
+}

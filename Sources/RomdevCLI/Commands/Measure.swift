@@ -1,0 +1,204 @@
+import Care
+import CareStorage
+import Foundation
+import Fusion
+import Sampling
+
+extension Command {
+    /// `romdev measure`: one guided measurement, stored on today's range-of-motion event.
+    static let measure = Command(
+        name: "measure",
+        abstract: "Measure the knee range of motion and record it on today's event.",
+        discussion: """
+            Sit on the edge of a chair with the sensor strapped to the front of the shin just
+            below the knee, foot on the floor. Hold still until asked, extend the knee as far
+            as possible, lower it back and hold still: the session ends on its own when the
+            leg is back and still (or after 60 s). Angles are the shank's inclination from
+            vertical in the sagittal plane, in degrees (0 = shin vertical, 90 = horizontal).
+
+            The outcome of today's rangeOfMotionCheck event gets the values range (first),
+            start, finish, minimum and maximum (double, units deg), the limb (text, kind
+            limb) and one text value of kind flag per quality flag (moved-at-start,
+            gyro-saturated, too-short, implausible). It is committed to disk before the
+            result is printed. Without an event today, before onboarding, or when today's
+            event already has an outcome, nothing is measured or stored (exit 1).
+
+            --unscheduled records a measurement outside the plan's schedule: on the day's
+            event of the task rangeOfMotionUnscheduled (all day, every day, not counted in
+            adherence), which is added to the store the first time it is used. One such
+            measurement per day.
+
+            The calibration from 'romdev calibrate' is used when present.
+            """,
+        options: SensorSource.options(defaultScenario: "knee-extension")
+            + [MeasureAction.limbOption, MeasureAction.jsonOption, MeasureAction.unscheduledOption, CalibrationFile.option]
+            + StoreOptions.options,
+        make: { values in
+            MeasureAction(
+                source: try SensorSource(values, defaultScenario: "knee-extension"),
+                limb: values.string(MeasureAction.limbOption).flatMap(Limb.init(rawValue:)),
+                json: values.isSet(MeasureAction.jsonOption),
+                unscheduled: values.isSet(MeasureAction.unscheduledOption),
+                calibrationPath: try values.value(CalibrationFile.option) { $0.isEmpty ? nil : $0 },
+                store: StoreOptions(values))
+        })
+}
+
+/// `romdev measure [--limb left|right] [--json] [--unscheduled] [--calibration PATH]` with its
+/// sensor and store options.
+struct MeasureAction: CommandAction, Equatable {
+    static let limbOption = Option.value(
+        "limb", valueName: "limb", help: "The knee measured. Default: the care plan's limb.",
+        allowedValues: Limb.allCases.map(\.rawValue))
+    static let jsonOption = Option.flag("json", help: "Print the result as JSON (and no prompts).")
+    static let unscheduledOption = Option.flag(
+        "unscheduled", help: "Record the measurement outside the schedule (task \(UnscheduledMeasurements.taskID)).")
+
+    var source: SensorSource
+    var limb: Limb?
+    var json: Bool
+    var unscheduled: Bool
+    var calibrationPath: String?
+    var store: StoreOptions
+
+    func run(in context: CommandContext) throws {
+        let what = "could not measure the range of motion"
+        let careStore = try store.open(in: context)
+        let settings = try attempt(what) { try careStore.carePlanSettings() }
+        guard let settings else {
+            throw CommandFailure(what, why: "the store has no care plan", hint: "run 'romdev init' first")
+        }
+        let onboarding = try attempt(what) {
+            try careStore.fetchOutcomes(OutcomeQuery(taskIDs: [RecoverCarePlan.TaskID.onboarding]))
+        }
+        guard !onboarding.isEmpty else {
+            throw CommandFailure(what, why: "onboarding is not done", hint: "run 'romdev onboard --consent-by NAME' first")
+        }
+        // Everything that can refuse the measurement is checked before the patient does it.
+        let day = careStore.calendar.dayInterval(containing: context.now())
+        let target = try self.target(on: day, in: careStore, doing: what)
+        let calibrationFile = CalibrationFile(explicitPath: calibrationPath, store: store, in: context)
+        let calibration = try calibrationFile.load()
+        let limb = (self.limb ?? settings.limb).rawValue
+
+        let output = UncheckedOutput(context.output)
+        let json = json
+        if !json {
+            output.line("Calibration: \(calibrationFile.describe(calibration))")
+        }
+        let outcome = try LiveMeasurement(
+            source: source, calibration: calibration, clock: context.sensorClock, limb: limb
+        ).run { line in if !json { output.line(line) } }
+
+        let now = context.now()
+        let result = outcome.result
+        let values = RecoverCarePlan.rangeOfMotionValues(
+            startDegrees: result.start, finishDegrees: result.finish, minimumDegrees: result.minimum,
+            maximumDegrees: result.maximum, rangeDegrees: result.range, limb: limb, flags: result.flags.names,
+            createdDate: now)
+        let stored = try record(values, on: target, day: day, in: careStore, now: now, doing: what)
+        let calendar = careStore.calendar
+        if json {
+            context.output.write(Self.json(outcome, stored: stored, limb: limb, calendar: calendar).rendered())
+        } else {
+            context.output.write(Self.text(outcome))
+            context.output.line(
+                "Recorded on \(stored.taskID) occurrence \(stored.outcome.taskOccurrenceIndex) "
+                    + "(\(LocalTime.day(stored.outcome.eventStart, calendar: calendar))).")
+        }
+    }
+
+    /// Where the outcome will go: today's scheduled event, or the unscheduled task's (which may
+    /// not exist yet: it is added only once there is a result to store).
+    private func target(on day: DateInterval, in store: CareStore, doing what: String) throws -> Event? {
+        let taskID = unscheduled ? UnscheduledMeasurements.taskID : RecoverCarePlan.TaskID.rangeOfMotionCheck
+        let event: Event
+        if unscheduled {
+            guard let found = try UnscheduledMeasurements.event(on: day, in: store, doing: what) else { return nil }
+            event = found
+        } else {
+            let events = try attempt(what) { try store.fetchEvents(taskID: taskID, from: day.start, to: day.end) }
+            guard let first = events.first else {
+                throw CommandFailure(
+                    what, why: "no range-of-motion measurement is due today (\(LocalTime.day(day.start, calendar: store.calendar)))",
+                    hint: "'romdev today' shows what is due; 'romdev measure --unscheduled' records one outside the schedule")
+            }
+            event = first
+        }
+        if event.outcome != nil {
+            throw CommandFailure(
+                what, why: "today's \(taskID) event already has an outcome",
+                hint: "delete it first with 'romdev outcome delete --task \(taskID) --occurrence \(event.scheduleEvent.occurrence)'"
+                    + (unscheduled ? "" : ", or add --unscheduled"))
+        }
+        return event
+    }
+
+    private func record(
+        _ values: [OutcomeValue], on target: Event?, day: DateInterval, in store: CareStore, now: Date, doing what: String
+    ) throws -> StoredOutcome {
+        let event: Event
+        if let target {
+            event = target
+        } else {
+            event = try UnscheduledMeasurements.addTask(on: day, in: store, now: now, doing: what)
+        }
+        do {
+            return try store.addOutcome(
+                NewOutcome(taskUUID: event.task.uuid, occurrence: event.scheduleEvent.occurrence, values: values), now: now)
+        } catch {
+            throw CommandFailure("could not record the range of motion", why: "\(error)", hint: error.hint)
+        }
+    }
+
+    static func text(_ outcome: RangeOfMotionMeasurement.Outcome) -> String {
+        let result = outcome.result
+        let flags = result.flags.isEmpty ? "none" : result.flags.names.joined(separator: ", ")
+        let sampling = outcome.sampling
+        return [
+            "Range of motion: \(fixed(result.range, 1))°",
+            "  start     \(fixed(result.start, 1))°",
+            "  finish    \(fixed(result.finish, 1))°",
+            "  minimum   \(fixed(result.minimum, 1))°",
+            "  maximum   \(fixed(result.maximum, 1))°",
+            "  flags     \(flags)",
+            "  session   \(fixed(outcome.seconds, 2)) s, \(outcome.samples) samples, \(sampling.lostSamples) lost, "
+                + "\(sampling.lateTicks) late ticks of \(sampling.ticks)",
+        ].joined(separator: "\n") + "\n"
+    }
+
+    static func json(
+        _ outcome: RangeOfMotionMeasurement.Outcome, stored: StoredOutcome, limb: String, calendar: Calendar
+    ) -> JSONValue {
+        let result = outcome.result
+        return .object([
+            ("range", .double(result.range)),
+            ("start", .double(result.start)),
+            ("finish", .double(result.finish)),
+            ("minimum", .double(result.minimum)),
+            ("maximum", .double(result.maximum)),
+            ("units", .string("deg")),
+            ("flags", .array(result.flags.names.map { .string($0) })),
+            ("limb", .string(limb)),
+            ("ended", .string(outcome.endReason.rawValue)),
+            ("seconds", .double(outcome.seconds)),
+            ("samples", .int(outcome.samples)),
+            ("lost_samples", .int(outcome.sampling.lostSamples)),
+            ("outcome", CareOutput.json(stored, calendar: calendar)),
+        ])
+    }
+}
+
+/// Prompts are written from the sampling loop's queue while the command's thread waits for the
+/// session, so the output is never used from two threads at once.
+private final class UncheckedOutput: @unchecked Sendable {
+    private let output: TextOutput
+
+    init(_ output: TextOutput) {
+        self.output = output
+    }
+
+    func line(_ text: String) {
+        output.line(text)
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import Testing
+@testable import RomdevCLI
+
+/// `romdev measure` in process on the simulated sensor, faster than real time (a manual clock).
+struct MeasureCommandTests {
+    /// 2026-06-15 09:30 in Paris: day 8 of a plan started 2026-06-07, between two weekly events.
+    static let dayWithoutEvent = InProcessRomdev.sunday0930.addingTimeInterval(8 * 86_400)
+
+    private func outcomes(_ romdev: InProcessRomdev, task: String) throws -> [[String: Any]] {
+        let output = try romdev.run(["outcomes", "--task", task, "--json"])
+        return try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [[String: Any]])
+    }
+
+    @Test func recordsTheRangeFirstThenTheAnglesOnTodaysEvent() throws {
+        let romdev = try InProcessRomdev()
+        try romdev.initialiseAndOnboard()
+        let output = try romdev.run(["measure", "--simulate", "--seed", "4"])
+        #expect(output.contains("Ready: extend your left knee"))
+        #expect(output.contains("Recorded on rangeOfMotionCheck occurrence 0 (2026-06-07)."))
+        let stored = try outcomes(romdev, task: "rangeOfMotionCheck")
+        #expect(stored.count == 1)
+        let values = try #require(stored.first?["values"] as? [[String: Any]])
+        #expect(values.map { $0["kind"] as? String } == ["range", "start", "finish", "minimum", "maximum", "limb"])
+        #expect(values.prefix(5).allSatisfy { $0["units"] as? String == "deg" && $0["type"] as? String == "double" })
+        #expect(values.last?["value"] as? String == "left")
+        let range = try #require(values.first?["value"] as? Double)
+        let maximum = try #require(values[4]["value"] as? Double), minimum = try #require(values[3]["value"] as? Double)
+        #expect(abs(range - (maximum - minimum)) < 1e-9)
+        // The knee-extension scenario goes from 5° to 70°; uncalibrated, a few degrees off.
+        #expect(abs(range - 65) < 4)
+    }
+
+    @Test func printsJSONWithTheStoredOutcome() throws {
+        let romdev = try InProcessRomdev()
+        try romdev.initialiseAndOnboard()
+        let output = try romdev.run(["measure", "--simulate", "--json", "--limb", "right"])
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any])
+        #expect(json["ended"] as? String == "returned")
+        #expect(json["limb"] as? String == "right")
+        #expect((json["flags"] as? [String])?.isEmpty == true)
+        let outcome = try #require(json["outcome"] as? [String: Any])
+        #expect(outcome["task_id"] as? String == "rangeOfMotionCheck")
+        #expect((outcome["values"] as? [[String: Any]])?.first?["value"] as? Double == json["range"] as? Double)
+    }
+
+    @Test func storesQualityFlagsAsValuesOfKindFlag() throws {
+        let romdev = try InProcessRomdev()
+        try romdev.initialiseAndOnboard()
+        // The leg never moves: the session times out; the still leg gives a range of ~0.
+        try romdev.run(["measure", "--simulate=still"])
+        let values = try #require(try outcomes(romdev, task: "rangeOfMotionCheck").first?["values"] as? [[String: Any]])
+        let flags = values.filter { $0["kind"] as? String == "flag" }.compactMap { $0["value"] as? String }
+        let csv = try romdev.run(["export", "--format", "csv"])
+        for flag in flags { #expect(csv.contains(",flag,text,\(flag),")) }
+        #expect(values.count == 6 + flags.count)
+    }
+
+    @Test func refusesBeforeOnboardingAndStoresNothing() throws {
+        let romdev = try InProcessRomdev()
+        try romdev.run(["init", "--start", "2026-06-07", "--tz", "Europe/Paris"])
+        let before = try romdev.snapshot()
+        let failure = try #require(romdev.failure(["measure", "--simulate"]) as? CommandFailure)
+        #expect(failure.why == "onboarding is not done")
+        #expect(try romdev.snapshot() == before)
+    }
+
+    @Test func refusesOnADayWithoutAnEventAndStoresNothing() throws {
+        let romdev = try InProcessRomdev()
+        try romdev.initialiseAndOnboard()
+        romdev.now = Self.dayWithoutEvent
+        let before = try romdev.snapshot()
+        let failure = try #require(romdev.failure(["measure", "--simulate"]) as? CommandFailure)
+        #expect(failure.why == "no range-of-motion measurement is due today (2026-06-15)")
+        #expect(failure.hint?.contains("--unscheduled") == true)
+        #expect(try romdev.snapshot() == before)
+    }
+
+    @Test func refusesASecondMeasurementOfTheSameEvent() throws {
+        let romdev = try InProcessRomdev()
+        try romdev.initialiseAndOnboard()
+        try romdev.run(["measure", "--simulate"])
+        let before = try romdev.snapshot()
+        let failure = try #require(romdev.failure(["measure", "--simulate"]) as? CommandFailure)
+        #expect(failure.why == "today's rangeOfMotionCheck event already has an outcome")
+        #expect(try romdev.snapshot() == before)
+    }
+
+    @Test func recordsAnUnscheduledMeasurementOnItsOwnTaskOncePerDay() throws {
+        let romdev = try InProcessRomdev()
+        try romdev.initialiseAndOnboard()
+        romdev.now = Self.dayWithoutEvent
+        let output = try romdev.run(["measure", "--simulate", "--unscheduled"])
+        #expect(output.contains("Recorded on rangeOfMotionUnscheduled occurrence 0 (2026-06-15)."))
+        let tasks = try romdev.run(["tasks", "--json"])
+        #expect(tasks.contains("\"rangeOfMotionUnscheduled\""))
+        // Not counted in adherence: the day's only adherence event is the (missed) check-in.
+        let adherence = try romdev.run(["adherence", "--from", "2026-06-15", "--to", "2026-06-16", "--json"])
+        #expect(adherence.contains("\"fraction\": 0"))
+        let before = try romdev.snapshot()
+        let failure = try #require(romdev.failure(["measure", "--simulate", "--unscheduled"]) as? CommandFailure)
+        #expect(failure.why == "today's rangeOfMotionUnscheduled event already has an outcome")
+        #expect(try romdev.snapshot() == before)
+    }
+
+    @Test func refusesADamagedDefaultCalibrationAndStoresNothing() throws {
+        let romdev = try InProcessRomdev()
+        try romdev.initialiseAndOnboard()
+        try "{\"version\": 1, \"gyroBias\": 3}".write(
+            toFile: romdev.directory.path + "/calibration.json", atomically: true, encoding: .utf8)
+        let before = try romdev.snapshot()
+        let failure = try #require(romdev.failure(["measure", "--simulate"]) as? CommandFailure)
+        #expect(failure.what.hasSuffix("/calibration.json"))
+        #expect(failure.why == "it is damaged or incomplete")
+        #expect(try romdev.snapshot() == before)
+    }
+
+    @Test func aMissingExplicitCalibrationIsAnError() throws {
+        let romdev = try InProcessRomdev()
+        try romdev.initialiseAndOnboard()
+        let failure = try #require(
+            romdev.failure(["measure", "--simulate", "--calibration", romdev.directory.path + "/none.json"]) as? CommandFailure)
+        #expect(failure.why == "no such file")
+    }
+
+    @Test func aBadLimbIsAUsageError() {
+        #expect(throws: UsageError.self) { try Romdev.tool.parse(["measure", "--limb", "middle"]) }
+    }
+}
