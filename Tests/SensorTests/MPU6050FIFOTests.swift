@@ -25,7 +25,7 @@ import Testing
         bus.registers[0x42] = 0xF7
         let batch = try sensor.readSamples()
         #expect(
-            bus.trace == [.read(0x3A, count: 9), .read(0x72, count: 2), .read(0x74, count: 32), .read(0x74, count: 4)])
+            bus.trace == [.read(0x72, count: 2), .read(0x74, count: 32), .read(0x74, count: 4), .read(0x3A, count: 9)])
         #expect(batch.gap == nil)
         #expect(batch.samples.map(\.index) == [0, 1, 2])
         #expect(batch.samples.map(\.timeSeconds) == [0, 0.005, 0.010])
@@ -38,7 +38,7 @@ import Testing
         let sensor = try configuredSensor()
         bus.fifo = record(0) + record(1) + Array(record(2).prefix(5))
         #expect(try sensor.readSamples().samples.map(\.index) == [0, 1])
-        #expect(bus.trace.last == .read(0x74, count: 24))
+        #expect(bus.trace.suffix(2) == [.read(0x74, count: 24), .read(0x3A, count: 9)])
         #expect(bus.fifo.count == 5)
         bus.fifo += Array(record(2).dropFirst(5)) + record(3)
         let next = try sensor.readSamples()
@@ -56,7 +56,7 @@ import Testing
         let batch = try sensor.readSamples()
         #expect(batch.samples.map(\.index) == [0, 1, 2, 3, 4])
         #expect(batch.samples.map(\.angularRateDPS.z) == [0, 2, 4, 6, 8])
-        #expect(bus.trace.suffix(3) == [.read(0x3A, count: 9), .read(0x72, count: 2), .read(0x74, count: 28)])
+        #expect(bus.trace.suffix(3) == [.read(0x72, count: 2), .read(0x74, count: 28), .read(0x3A, count: 9)])
     }
 
     @Test func overflowResetsTheFIFOAndReportsTheGap() throws {
@@ -71,14 +71,39 @@ import Testing
         let batch = try sensor.readSamples()
         #expect(
             bus.trace == [
-                .read(0x3A, count: 9), .read(0x72, count: 2),
+                .read(0x72, count: 2),
                 .write(0x6A, value: 0), .write(0x6A, value: 0x04), .write(0x6A, value: 0x40),
+                // Clears the FIFO_OFLOW latched through the reset.
+                .read(0x3A, count: 1),
             ])
         #expect(batch.samples.isEmpty)
         #expect(batch.gap == SampleGap(startIndex: 4, count: 100))
         bus.registers[0x3A] = 0
         bus.fifo = record(9)
         #expect(try sensor.readSamples().samples.map(\.index) == [104])
+    }
+
+    @Test func anOverflowWhileTheRecordsWereReadDropsThemAll() throws {
+        let sensor = try configuredSensor()
+        bus.fifo = (0..<2).flatMap { record(Int16($0)) }
+        #expect(try sensor.readSamples().samples.map(\.index) == [0, 1])
+        // A stall in the middle of the next drain: FIFO_OFLOW is set by the time INT_STATUS is read,
+        // so the oldest bytes went while the records were read and they may be misaligned.
+        clock.advance(by: 0.5)
+        bus.fifo = (2..<7).flatMap { record(Int16($0)) }
+        bus.registers[0x3A] = 0x10
+        bus.clearTrace()
+        let batch = try sensor.readSamples()
+        #expect(batch.samples.isEmpty)
+        #expect(batch.gap == SampleGap(startIndex: 2, count: 100))
+        #expect(
+            bus.trace == [
+                .read(0x72, count: 2), .read(0x74, count: 32), .read(0x74, count: 28), .read(0x3A, count: 9),
+                .write(0x6A, value: 0), .write(0x6A, value: 0x04), .write(0x6A, value: 0x40), .read(0x3A, count: 1),
+            ])
+        bus.registers[0x3A] = 0
+        bus.fifo = record(9)
+        #expect(try sensor.readSamples().samples.map(\.index) == [102])
     }
 
     @Test func aFullFIFOCountsAsOverflowWithoutTheFlag() throws {

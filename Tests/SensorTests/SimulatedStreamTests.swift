@@ -136,6 +136,31 @@ import Testing
         #expect(Self.firstDifference(Array(after.prefix(common)), Array(all[start..<(start + common)])) == nil)
     }
 
+    /// A 1.5 s stall right after the host's 15th transfer to `register` (FIFO_COUNT, FIFO_R_W or
+    /// INT_STATUS): wherever in a drain the host stalls, one gap and no corrupted sample.
+    @Test(arguments: [MPU6050Register.fifoCountHigh, MPU6050Register.fifoReadWrite, MPU6050Register.interruptStatus])
+    func aStallAnywhereInADrainLosesOnlyTheOverwrittenSamples(register stalled: UInt8) throws {
+        let scenario = SimulationScenario.kneeExtension(seed: 8)
+        let prompt = try Self.run(scenario, seconds: 4)
+        var transfers = 0
+        let stalledRun = try Self.run(scenario, seconds: 4) { _, register in
+            guard register == stalled else { return 0 }
+            transfers += 1
+            return transfers == 15 ? 1.5 : 0
+        }
+        #expect(stalledRun.gaps.count == 1)
+        let gap = try #require(stalledRun.gaps.first)
+        let all = Self.readings(prompt.samples)
+        let before = stalledRun.samples.filter { $0.index < gap.startIndex }
+        #expect(Self.firstDifference(Self.readings(before), Array(all.prefix(before.count))) == nil)
+        let after = Self.readings(stalledRun.samples.filter { $0.index >= gap.startIndex + gap.count })
+        let start = try #require(after.first.flatMap { all.firstIndex(of: $0) })
+        #expect(abs(start - (gap.startIndex + gap.count)) <= 1)
+        let common = min(after.count, all.count - start)
+        #expect(common > 100)
+        #expect(Self.firstDifference(Array(after.prefix(common)), Array(all[start..<(start + common)])) == nil)
+    }
+
     @Test func noiseStreamsOfNeighbouringSamplesDiffer() {
         var first = SimulatedMPU6050.noise(seed: 0, sample: 0)
         var second = SimulatedMPU6050.noise(seed: 0, sample: 1)

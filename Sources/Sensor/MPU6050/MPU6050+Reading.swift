@@ -17,6 +17,9 @@ extension MPU6050 {
         var undelivered: [IMUSample] = []
         /// Host time of the first of consecutive reads that found the FIFO overflowed.
         var overflowingSince: Double?
+        /// Die temperature at the last drain, °C: the FIFO holds no temperature, so a drain's
+        /// samples carry the reading taken with them.
+        var temperature = 25.0
     }
 
     /// Reads every sample produced since the last call.
@@ -32,11 +35,12 @@ extension MPU6050 {
     /// Reads every sample produced since the last call into `samples`, replacing its contents and
     /// keeping its capacity, so a caller that reuses one buffer reads without allocating.
     ///
-    /// FIFO mode: one read of INT_STATUS…TEMP_OUT (0x3A, 9 bytes: overflow flag and temperature),
-    /// one of FIFO_COUNT (0x72, 2 bytes), then the whole records in FIFO_R_W reads of at most 32
-    /// bytes. On overflow (FIFO_OFLOW or a full FIFO) the FIFO's contents no longer start at a
-    /// record boundary, so it is reset and the samples lost are reported as a `SampleGap`; the
-    /// indices after it are placed from the host clock (to within one sample).
+    /// FIFO mode: one read of FIFO_COUNT (0x72, 2 bytes), the whole records in FIFO_R_W reads of at
+    /// most 32 bytes, then one of INT_STATUS…TEMP_OUT (0x3A, 9 bytes: overflow flag and
+    /// temperature). On overflow (a full FIFO, or FIFO_OFLOW set while the records were read) the
+    /// FIFO's contents no longer start at a record boundary, so it is reset and the samples lost
+    /// are reported as a `SampleGap`; the indices after it are placed from the host clock (to
+    /// within one sample).
     ///
     /// Register mode: one burst read of INT_STATUS…GYRO_ZOUT_L (0x3A, 15 bytes); a sample is
     /// delivered when DATA_RDY is set, indexed by host time since `configure(_:)`.
@@ -93,36 +97,15 @@ extension MPU6050 {
         into samples: inout [IMUSample], configuration: MPU6050Configuration, decoder: IMUDecoder
     ) throws(MPU6050Error) -> SampleGap? {
         let rate = Double(configuration.sampleRateHz)
-        let status = try readBlock(MPU6050Register.interruptStatus, count: 9)
-        let temperature = decoder.temperature(status, at: 7)
         let countBytes = try readBlock(MPU6050Register.fifoCountHigh, count: 2)
         let now = clock.now
         let count = Int(UInt16(countBytes[0]) << 8 | UInt16(countBytes[1]))
         let capacity = decoder.part.fifoCapacityBytes
-
-        if status[0] & MPU6050Bits.fifoOverflow != 0 || count >= capacity {
-            let overflowingSince = stream.overflowingSince ?? now
-            // A late read is a gap; reads that overflow every time will never deliver anything.
-            if now - overflowingSince > overrunTimeoutSeconds {
-                throw .fifoOverrun(
-                    seconds: now - overflowingSince,
-                    fifoSeconds: Double(capacity / Self.fifoRecordSize) / rate)
-            }
-            try resetFIFO()
-            let resetTime = clock.now
-            let produced = stream.anchorIndex + Int(((resetTime - stream.anchorTime) * rate).rounded())
-            // A record begun in `partialRecord` belongs to sample `nextIndex`, which is lost too.
-            let gap = SampleGap(startIndex: stream.nextIndex, count: max(0, produced - stream.nextIndex))
-            stream.nextIndex = gap.startIndex + gap.count
-            stream.anchorTime = resetTime
-            stream.anchorIndex = stream.nextIndex
-            stream.lastProgressTime = resetTime
-            stream.partialRecord.removeAll(keepingCapacity: true)
-            stream.overflowingSince = overflowingSince
-            return gap
-        }
+        // A full FIFO has overflowed (or is about to): its contents no longer start at a record boundary.
+        if count >= capacity { return try recoverFromOverflow(at: now, rate: rate, capacity: capacity) }
 
         // Read up to a record boundary, counting bytes of a record begun by an earlier read.
+        let firstNew = samples.count
         let available = stream.partialRecord.count + count
         var remaining = available - available % Self.fifoRecordSize - stream.partialRecord.count
         while remaining > 0 {
@@ -130,10 +113,25 @@ extension MPU6050 {
             let bytes = try readBlock(MPU6050Register.fifoReadWrite, count: chunk)
             remaining -= chunk
             stream.partialRecord.append(contentsOf: bytes)
-            decodeWholeRecords(into: &samples, decoder: decoder, rate: rate, temperature: temperature)
+            decodeWholeRecords(into: &samples, decoder: decoder, rate: rate, temperature: stream.temperature)
         }
 
-        if samples.isEmpty {
+        // Read after the records: FIFO_OFLOW (cleared by this read) then tells whether the FIFO
+        // overflowed while they were read, a host stalled mid-drain; the oldest bytes were dropped
+        // under the reads, so none of this drain's records can be trusted.
+        let status = try readBlock(MPU6050Register.interruptStatus, count: 9)
+        if status[0] & MPU6050Bits.fifoOverflow != 0 {
+            let suspect = samples.count - firstNew
+            samples.removeLast(suspect)
+            stream.nextIndex -= suspect
+            return try recoverFromOverflow(at: clock.now, rate: rate, capacity: capacity)
+        }
+        stream.temperature = decoder.temperature(status, at: 7)
+        for i in firstNew..<samples.count {
+            samples[i].temperatureCelsius = stream.temperature
+        }
+
+        if samples.count == firstNew {
             let waited = now - stream.lastProgressTime
             if waited > stallTimeoutSeconds { throw .fifoStalled(seconds: waited) }
         } else {
@@ -144,6 +142,32 @@ extension MPU6050 {
         stream.anchorTime = now
         stream.anchorIndex = stream.nextIndex
         return nil
+    }
+
+    /// Resets the FIFO and accounts for the samples lost since `nextIndex`.
+    /// - Throws: `.fifoOverrun` when the reads have found it overflowed for `overrunTimeoutSeconds`.
+    private func recoverFromOverflow(at now: Double, rate: Double, capacity: Int) throws(MPU6050Error) -> SampleGap {
+        let overflowingSince = stream.overflowingSince ?? now
+        // A late read is a gap; reads that overflow every time will never deliver anything.
+        if now - overflowingSince > overrunTimeoutSeconds {
+            throw .fifoOverrun(
+                seconds: now - overflowingSince, fifoSeconds: Double(capacity / Self.fifoRecordSize) / rate)
+        }
+        try resetFIFO()
+        // FIFO_OFLOW stays latched through the reset; reading clears it, so the next drain sees only
+        // an overflow of its own.
+        _ = try readBlock(MPU6050Register.interruptStatus, count: 1)
+        let resetTime = clock.now
+        let produced = stream.anchorIndex + Int(((resetTime - stream.anchorTime) * rate).rounded())
+        // A record begun in `partialRecord` belongs to sample `nextIndex`, which is lost too.
+        let gap = SampleGap(startIndex: stream.nextIndex, count: max(0, produced - stream.nextIndex))
+        stream.nextIndex = gap.startIndex + gap.count
+        stream.anchorTime = resetTime
+        stream.anchorIndex = stream.nextIndex
+        stream.lastProgressTime = resetTime
+        stream.partialRecord.removeAll(keepingCapacity: true)
+        stream.overflowingSince = overflowingSince
+        return gap
     }
 
     private func decodeWholeRecords(
