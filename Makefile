@@ -12,7 +12,39 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN_DIR = $(shell $(SWIFT) build --show-bin-path)
 RELEASE_BIN_DIR = $(shell $(SWIFT) build -c release --show-bin-path)
 
-.PHONY: all deps apt-install build test demo bench clean
+# Installation (make install, make deb). The binary, its manual page and the board files:
+# systemd units, sysusers and tmpfiles entries, udev rules, and /etc/romdev/romdev.conf.
+PREFIX ?= /usr/local
+DESTDIR ?=
+BINDIR ?= $(PREFIX)/bin
+MANDIR ?= $(PREFIX)/share/man
+SYSCONFDIR ?= /etc
+# systemd, udev, systemd-sysusers and systemd-tmpfiles read /etc, /run, /usr/local/lib and
+# /usr/lib, nothing else. PREFIX=/usr takes the directories Debian's systemd.pc and udev.pc name
+# (/lib/systemd/system and /lib/udev on bookworm, /usr/lib/… on trixie); PREFIX=/usr/local uses
+# /usr/local/lib; any other prefix also uses /usr/local/lib, where the files are still read.
+ifeq ($(PREFIX),/usr)
+SYSTEM_LIBDIR := /usr/lib
+UNITDIR ?= $(shell pkg-config --variable=systemdsystemunitdir systemd 2>/dev/null || echo /usr/lib/systemd/system)
+UDEVRULESDIR ?= $(shell pkg-config --variable=udevdir udev 2>/dev/null || echo /usr/lib/udev)/rules.d
+else
+SYSTEM_LIBDIR := /usr/local/lib
+UNITDIR ?= $(SYSTEM_LIBDIR)/systemd/system
+UDEVRULESDIR ?= $(SYSTEM_LIBDIR)/udev/rules.d
+endif
+SYSUSERSDIR ?= $(SYSTEM_LIBDIR)/sysusers.d
+TMPFILESDIR ?= $(SYSTEM_LIBDIR)/tmpfiles.d
+# The romdev to install; empty = the static release build (make release). Any built romdev will
+# do for trying the layout, e.g. ROMDEV_BIN=.build/debug/romdev.
+ROMDEV_BIN ?=
+STRIP ?= strip
+# The manual page's date: SOURCE_DATE_EPOCH, else the last commit's, so that the same sources
+# give the same page.
+MAN_DATE_EPOCH := $(or $(SOURCE_DATE_EPOCH),$(shell git log -1 --format=%ct 2>/dev/null))
+DEB_DIR := .build/deb
+DEB_MAINTAINER ?= $(shell git config user.name) <$(shell git config user.email)>
+
+.PHONY: all deps apt-install build test demo bench release install uninstall deb clean
 
 all: build
 
@@ -65,6 +97,70 @@ bench: deps
 	$(SWIFT) build -c release --static-swift-stdlib --product romdev
 	$(SWIFT) build -c release --static-swift-stdlib --product romdev-bench
 	"$(RELEASE_BIN_DIR)/romdev-bench" --romdev "$(RELEASE_BIN_DIR)/romdev"
+
+## release: the board build, with the Swift runtime linked in (only the system's C libraries stay shared)
+release: deps
+	$(SWIFT) build -c release --static-swift-stdlib --product romdev
+
+## install: PREFIX=/usr/local DESTDIR= [ROMDEV_BIN=path]: the binary, romdev(8), units, udev rules, sysusers, config
+install: $(if $(ROMDEV_BIN),,release)
+	@set -euo pipefail; \
+	bin="$(or $(ROMDEV_BIN),$(RELEASE_BIN_DIR)/romdev)"; d="$(DESTDIR)"; \
+	[ -x "$$bin" ] || { echo "error: $$bin is not an executable romdev" >&2; exit 1; }; \
+	install -d "$$d$(BINDIR)" "$$d$(MANDIR)/man8" "$$d$(UNITDIR)" "$$d$(UDEVRULESDIR)" \
+	  "$$d$(SYSUSERSDIR)" "$$d$(TMPFILESDIR)" "$$d$(SYSCONFDIR)/romdev"; \
+	install -m 0755 "$$bin" "$$d$(BINDIR)/romdev"; \
+	if [ -n "$(STRIP)" ]; then $(STRIP) --strip-unneeded "$$d$(BINDIR)/romdev"; fi; \
+	$(if $(MAN_DATE_EPOCH),SOURCE_DATE_EPOCH=$(MAN_DATE_EPOCH)) "$$bin" help --man | gzip -9n > "$$d$(MANDIR)/man8/romdev.8.gz"; \
+	for unit in systemd/*.service; do \
+	  sed 's|/usr/bin/romdev\b|$(BINDIR)/romdev|g' "$$unit" > "$$d$(UNITDIR)/$${unit#systemd/}"; \
+	  chmod 0644 "$$d$(UNITDIR)/$${unit#systemd/}"; \
+	done; \
+	install -m 0644 udev/*.rules "$$d$(UDEVRULESDIR)/"; \
+	install -m 0644 systemd/romdev.sysusers "$$d$(SYSUSERSDIR)/romdev.conf"; \
+	install -m 0644 systemd/romdev.tmpfiles "$$d$(TMPFILESDIR)/romdev.conf"; \
+	conf="$$d$(SYSCONFDIR)/romdev/romdev.conf"; \
+	if [ -e "$$conf" ]; then \
+	  echo "kept $$conf (compare with 'romdev daemon --print-config')"; \
+	else \
+	  "$$bin" daemon --print-config > "$$conf.tmp" || { rm -f "$$conf.tmp"; exit 1; }; \
+	  chmod 0644 "$$conf.tmp"; mv "$$conf.tmp" "$$conf"; \
+	fi; \
+	echo "installed romdev in $$d$(PREFIX) (units $(UNITDIR), udev rules $(UDEVRULESDIR))"; \
+	if [ -z "$$d" ]; then \
+	  echo "then, as root: systemd-sysusers romdev.conf && systemd-tmpfiles --create romdev.conf &&"; \
+	  echo "  udevadm control --reload && udevadm trigger --action=change --subsystem-match=i2c-dev --subsystem-match=gpio --subsystem-match=pwm &&"; \
+	  echo "  systemctl daemon-reload && systemctl enable --now romdev.service"; \
+	fi
+
+## uninstall: removes what install put in place, except /etc/romdev/romdev.conf and the care store
+uninstall:
+	rm -f "$(DESTDIR)$(BINDIR)/romdev" "$(DESTDIR)$(MANDIR)/man8/romdev.8.gz" \
+	  $(patsubst systemd/%,"$(DESTDIR)$(UNITDIR)/%",$(wildcard systemd/*.service)) \
+	  $(patsubst udev/%,"$(DESTDIR)$(UDEVRULESDIR)/%",$(wildcard udev/*.rules)) \
+	  "$(DESTDIR)$(SYSUSERSDIR)/romdev.conf" "$(DESTDIR)$(TMPFILESDIR)/romdev.conf"
+
+## deb: a Debian package of the release build in .build/deb (dependencies from the binary's shared libraries)
+deb: release
+	@$(MAKE) --no-print-directory apt-install PACKAGES="dpkg-dev"
+	@set -euo pipefail; \
+	root="$(DEB_DIR)/root"; bin="$(RELEASE_BIN_DIR)/romdev"; \
+	rm -rf "$$root" "$(DEB_DIR)/shlibs"; mkdir -p "$$root/DEBIAN" "$(DEB_DIR)/shlibs/debian"; \
+	$(MAKE) --no-print-directory install PREFIX=/usr DESTDIR="$$root" ROMDEV_BIN="$$bin" SYSCONFDIR=/etc; \
+	[ -e "$$root/etc/romdev/romdev.conf" ] && echo /etc/romdev/romdev.conf > "$$root/DEBIAN/conffiles"; \
+	for script in postinst prerm postrm; do install -m 0755 "systemd/romdev.$$script" "$$root/DEBIAN/$$script"; done; \
+	printf 'Source: romdev\n\nPackage: romdev\nArchitecture: any\n' > "$(DEB_DIR)/shlibs/debian/control"; \
+	shlibs=$$(cd "$(DEB_DIR)/shlibs" && dpkg-shlibdeps -O -e"$(CURDIR)/$$root/usr/bin/romdev" | sed -n 's/^shlibs:Depends=//p'); \
+	version=$$("$$bin" --version); arch=$$(dpkg --print-architecture); \
+	{ echo "Package: romdev"; echo "Version: $$version"; echo "Architecture: $$arch"; \
+	  echo "Maintainer: $(DEB_MAINTAINER)"; \
+	  echo "Installed-Size: $$(du -sk --exclude=DEBIAN "$$root" | cut -f1)"; \
+	  echo "Depends: $$shlibs, systemd"; echo "Section: misc"; echo "Priority: optional"; \
+	  echo "Description: knee range-of-motion appliance (daemon and command line)"; \
+	  echo " Measures a patient's knee range of motion at home with an MPU-6050 on I2C, a button,"; \
+	  echo " an LED and a buzzer on GPIO, and keeps a CareKit-style care plan in SQLite."; \
+	} > "$$root/DEBIAN/control"; \
+	dpkg-deb --build --root-owner-group "$$root" "$(DEB_DIR)/romdev_$${version}_$${arch}.deb"
 
 clean:
 	rm -rf .build

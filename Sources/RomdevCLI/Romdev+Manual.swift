@@ -14,9 +14,10 @@ extension Romdev {
             .init("/etc/romdev/romdev.conf", "The configuration of romdev daemon (--config overrides): sensor bus and address, GPIO lines, sample rate, reminder times, quiet hours, time zone. 'romdev daemon --print-config' prints the default file with every key explained; 'make install' and the package install it once and never overwrite it."),
             .init("/var/lib/romdev/care.sqlite", "The care store, with its -wal and -shm files beside it: the systemd unit's state directory, owned by the romdev user and group, mode 0770, so members of group romdev can run the care commands on it."),
             .init("/run/romdev", "The runtime directory of romdev.service (mode 0750): the control socket through which other commands reach the running daemon, which alone holds the GPIO lines and the sensor."),
-            .init("/usr/lib/systemd/system/romdev.service", "The daemon's unit: User=romdev, groups i2c and gpio, Type=notify with a watchdog, sandboxed."),
+            .init("/usr/lib/systemd/system/romdev.service", "The daemon's unit: User=romdev, groups i2c and gpio, Type=notify with a watchdog, sandboxed. This and the files below are under /usr/local/lib instead after 'make install' with PREFIX=/usr/local."),
             .init("/usr/lib/udev/rules.d/60-romdev.rules", "Gives I2C device nodes to group i2c, GPIO chips and sysfs PWM channels to group gpio."),
             .init("/usr/lib/sysusers.d/romdev.conf", "Creates the romdev user and the i2c and gpio groups."),
+            .init("/usr/lib/tmpfiles.d/romdev.conf", "Creates /var/lib/romdev at installation, before the daemon first starts."),
         ],
         examples: [
             .init("Set up the care plan for a right knee starting today, as the romdev user:", [

@@ -21,15 +21,27 @@ private func settings(_ text: String) -> [String] {
 private let systemdAnalyze = ["/usr/bin/systemd-analyze", "/bin/systemd-analyze"]
     .first { FileManager.default.isExecutableFile(atPath: $0) }
 
+/// `make` from the usual places, or nil.
+private let make = ["/usr/bin/make", "/bin/make"].first { FileManager.default.isExecutableFile(atPath: $0) }
+
+/// The built `romdev` next to the test bundle in the build directory, or nil.
+private let builtRomdev: String? = [
+    Bundle.main.bundleURL, URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
+].map { $0.appendingPathComponent("romdev").path }.first { FileManager.default.isExecutableFile(atPath: $0) }
+
 private struct Run {
     let status: Int32
     let output: String
 }
 
-private func run(_ executable: String, _ arguments: [String]) throws -> Run {
+private func run(
+    _ executable: String, _ arguments: [String], directory: URL? = nil, environment: [String: String]? = nil
+) throws -> Run {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
+    process.currentDirectoryURL = directory
+    if let environment { process.environment = environment }
     let pipe = Pipe()
     process.standardOutput = pipe
     process.standardError = pipe
@@ -52,10 +64,23 @@ private func exposure(_ output: String) -> Double? {
 struct BoardFileTests {
     @Test func udevGivesI2CAndGPIONodesToTheirGroups() throws {
         let rules = settings(try boardFile("udev/60-romdev.rules"))
-        #expect(rules == [
+        #expect(rules.prefix(2) == [
             #"SUBSYSTEM=="i2c-dev", KERNEL=="i2c-[0-9]*", GROUP="i2c", MODE="0660""#,
             #"SUBSYSTEM=="gpio", KERNEL=="gpiochip[0-9]*", GROUP="gpio", MODE="0660""#,
         ])
+    }
+
+    @Test func udevGivesThePWMChannelFilesToGroupGPIO() throws {
+        let rules = settings(try boardFile("udev/60-romdev.rules")).filter { $0.contains(#"SUBSYSTEM=="pwm""#) }
+        #expect(rules.count == 1)
+        let rule = try #require(rules.first)
+        // "change" carries EXPORT=pwmN once a channel's files exist; "add" covers boot and triggers.
+        #expect(rule.contains(#"ACTION=="add|change""#))
+        for file in ["export", "unexport", "pwm[0-9]*/period", "pwm[0-9]*/duty_cycle", "pwm[0-9]*/enable"] {
+            #expect(rule.contains(" \(file) ") || rule.contains(" \(file);"), "missing \(file)")
+        }
+        #expect(rule.contains("chgrp gpio") && rule.contains("chmod g+w"))
+        #expect(!rule.contains("chmod -R") && !rule.contains("777"), "only the PWM files, only the group")
     }
 
     @Test func exportRuleWantsTheTemplatedServiceForARomdevStick() throws {
@@ -84,7 +109,20 @@ struct BoardFileTests {
             #expect(unit.contains(line), "missing \(line)")
         }
         #expect(unit.contains { $0.hasPrefix("WatchdogSec=") })
+        // The control socket (0660, group romdev) is reachable by group romdev only.
+        #expect(unit.contains("RuntimeDirectory=romdev") && unit.contains("RuntimeDirectoryMode=0750"))
         #expect(!unit.contains { $0.hasPrefix("DynamicUser=") || $0.hasPrefix("PrivateUsers=") || $0.hasPrefix("PrivateDevices=") })
+    }
+
+    @Test func daemonUnitReopensOnlyThePWMChipsUnderTheReadOnlySys() throws {
+        let unit = settings(try boardFile("systemd/romdev.service"))
+        #expect(unit.contains("ProtectKernelTunables=yes"))
+        let writable = unit.filter { $0.hasPrefix("ReadWritePaths=") }.map { $0.dropFirst("ReadWritePaths=".count) }
+        #expect(!writable.isEmpty)
+        for path in writable {
+            // "-": skipped on boards without that chip; each path is one PWM controller's device.
+            #expect(path.hasPrefix("-/sys/devices/platform/") && path.hasSuffix(".pwm"), "\(path)")
+        }
     }
 
     @Test(
@@ -114,5 +152,138 @@ struct BoardFileTests {
         let result = try run(try #require(systemdAnalyze), ["verify", "--man=no", copy.path])
         #expect(result.status == 0, "\(result.output)")
         #expect(!result.output.contains(instance), "\(result.output)")
+    }
+}
+
+/// A scratch directory, removed when the value is released.
+private final class ScratchDirectory {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("romdev-board-\(UUID().uuidString)")
+    init() throws { try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true) }
+    deinit { try? FileManager.default.removeItem(at: url) }
+    func path(_ relative: String) -> String { url.path + relative }
+    func text(_ relative: String) throws -> String { try String(contentsOfFile: path(relative), encoding: .utf8) }
+}
+
+@Suite("Installing on a board")
+struct InstallTests {
+    /// `make install` of the built romdev into a scratch DESTDIR.
+    private func install(prefix: String, into root: ScratchDirectory) throws -> Run {
+        try run(
+            try #require(make),
+            ["--no-print-directory", "install", "PREFIX=\(prefix)", "DESTDIR=\(root.url.path)",
+             "ROMDEV_BIN=\(try #require(builtRomdev))", "SOURCE_DATE_EPOCH=1700000000"],
+            directory: repositoryRoot)
+    }
+
+    @Test(.enabled(if: make != nil && builtRomdev != nil, "needs make and the built romdev"))
+    func usrLocalInstallPutsEveryFileWhereSystemdAndUdevReadIt() throws {
+        let root = try ScratchDirectory()
+        let result = try install(prefix: "/usr/local", into: root)
+        try #require(result.status == 0, "\(result.output)")
+
+        #expect(FileManager.default.isExecutableFile(atPath: root.path("/usr/local/bin/romdev")))
+        let version = try run(root.path("/usr/local/bin/romdev"), ["--version"])
+        #expect(version.status == 0 && !version.output.isEmpty, "the installed binary runs")
+
+        let page = try run("/bin/sh", ["-c", "gzip -dc \(root.path("/usr/local/share/man/man8/romdev.8.gz"))"])
+        #expect(page.output.contains(".TH ROMDEV 8 2023-11-14 "), "romdev(8), dated by SOURCE_DATE_EPOCH")
+
+        for unit in ["romdev.service", "romdev-export@.service"] {
+            let installed = try root.text("/usr/local/lib/systemd/system/\(unit)")
+            #expect(installed.contains("ExecStart=/usr/local/bin/romdev "), "\(unit) runs the installed binary")
+            #expect(!installed.contains("/usr/bin/romdev"), "\(unit) still names /usr/bin/romdev")
+            #expect(installed == (try boardFile("systemd/\(unit)")).replacingOccurrences(of: "/usr/bin/romdev", with: "/usr/local/bin/romdev"))
+        }
+        for rules in ["60-romdev.rules", "61-romdev-export.rules"] {
+            #expect(try root.text("/usr/local/lib/udev/rules.d/\(rules)") == (try boardFile("udev/\(rules)")))
+        }
+        #expect(try root.text("/usr/local/lib/sysusers.d/romdev.conf") == (try boardFile("systemd/romdev.sysusers")))
+        #expect(try root.text("/usr/local/lib/tmpfiles.d/romdev.conf") == (try boardFile("systemd/romdev.tmpfiles")))
+
+        let defaults = try run(try #require(builtRomdev), ["daemon", "--print-config"])
+        #expect(defaults.status == 0)
+        #expect(try root.text("/etc/romdev/romdev.conf") == defaults.output, "the default configuration")
+    }
+
+    @Test(.enabled(if: make != nil && builtRomdev != nil, "needs make and the built romdev"))
+    func installKeepsAnExistingConfiguration() throws {
+        let root = try ScratchDirectory()
+        try FileManager.default.createDirectory(atPath: root.path("/etc/romdev"), withIntermediateDirectories: true)
+        try "button = GPIO5\n".write(toFile: root.path("/etc/romdev/romdev.conf"), atomically: true, encoding: .utf8)
+        let result = try install(prefix: "/usr/local", into: root)
+        #expect(result.status == 0, "\(result.output)")
+        #expect(try root.text("/etc/romdev/romdev.conf") == "button = GPIO5\n")
+    }
+
+    @Test(.enabled(if: make != nil && builtRomdev != nil, "needs make and the built romdev"))
+    func usrInstallUsesTheSystemsUnitDirectory() throws {
+        let root = try ScratchDirectory()
+        let result = try install(prefix: "/usr", into: root)
+        try #require(result.status == 0, "\(result.output)")
+        // Debian's systemd.pc says /lib/systemd/system on bookworm, /usr/lib/systemd/system on trixie.
+        let unit = try #require(["/lib/systemd/system", "/usr/lib/systemd/system"]
+            .map { root.path("\($0)/romdev.service") }.first { FileManager.default.fileExists(atPath: $0) })
+        #expect(try String(contentsOfFile: unit, encoding: .utf8) == (try boardFile("systemd/romdev.service")))
+        #expect(FileManager.default.isExecutableFile(atPath: root.path("/usr/bin/romdev")))
+        #expect(FileManager.default.fileExists(atPath: root.path("/usr/lib/sysusers.d/romdev.conf")))
+    }
+
+    @Test(.enabled(if: make != nil && builtRomdev != nil, "needs make and the built romdev"))
+    func otherPrefixesKeepTheBoardFilesWhereTheyAreRead() throws {
+        let root = try ScratchDirectory()
+        let result = try install(prefix: "/opt/romdev", into: root)
+        try #require(result.status == 0, "\(result.output)")
+        #expect(FileManager.default.isExecutableFile(atPath: root.path("/opt/romdev/bin/romdev")))
+        let unit = try root.text("/usr/local/lib/systemd/system/romdev.service")
+        #expect(unit.contains("ExecStart=/opt/romdev/bin/romdev daemon"))
+        #expect(FileManager.default.fileExists(atPath: root.path("/usr/local/lib/udev/rules.d/60-romdev.rules")))
+    }
+}
+
+@Suite("Package scripts")
+struct PackageScriptTests {
+    /// Runs a maintainer script with stand-ins for the system tools that log their arguments.
+    private func runScript(_ name: String, _ arguments: [String]) throws -> (status: Int32, calls: [String]) {
+        let scratch = try ScratchDirectory()
+        let log = scratch.path("/calls")
+        for tool in ["systemd-sysusers", "systemd-tmpfiles", "systemctl", "udevadm"] {
+            let stub = scratch.path("/\(tool)")
+            try "#!/bin/sh\necho \"\(tool) $*\" >> \(log)\n".write(toFile: stub, atomically: true, encoding: .utf8)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: stub)
+        }
+        let result = try run(
+            "/bin/sh", [repositoryRoot.appendingPathComponent("systemd/\(name)").path] + arguments,
+            environment: ["PATH": "\(scratch.url.path):/usr/bin:/bin"])
+        let calls = (try? String(contentsOfFile: log, encoding: .utf8))?.split(separator: "\n").map(String.init) ?? []
+        return (result.status, calls)
+    }
+
+    @Test func firstConfigureCreatesUsersAndStateAndEnablesTheDaemon() throws {
+        let (status, calls) = try runScript("romdev.postinst", ["configure", ""])
+        #expect(status == 0)
+        #expect(calls.contains("systemd-sysusers romdev.conf"))
+        #expect(calls.contains("systemd-tmpfiles --create romdev.conf"))
+        #expect(calls.contains("systemctl enable romdev.service"))
+    }
+
+    @Test func upgradeLeavesTheAdministratorsEnableChoiceAlone() throws {
+        let (status, calls) = try runScript("romdev.postinst", ["configure", "0.1.0"])
+        #expect(status == 0)
+        #expect(calls.contains("systemd-sysusers romdev.conf"))
+        #expect(!calls.contains { $0.hasPrefix("systemctl enable") })
+    }
+
+    @Test func removeDisablesTheDaemonAndUpgradeDoesNot() throws {
+        let remove = try runScript("romdev.prerm", ["remove"])
+        #expect(remove.status == 0 && remove.calls.contains("systemctl disable romdev.service"))
+        let upgrade = try runScript("romdev.prerm", ["upgrade", "0.2.0"])
+        #expect(upgrade.status == 0 && upgrade.calls.isEmpty)
+    }
+
+    @Test func purgeKeepsTheCareStore() throws {
+        let (status, _) = try runScript("romdev.postrm", ["purge"])
+        #expect(status == 0)
+        let script = try boardFile("systemd/romdev.postrm")
+        #expect(!script.contains("rm "), "postrm never deletes files")
     }
 }
