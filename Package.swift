@@ -35,7 +35,7 @@ let package = Package(
         .target(name: "Appliance", dependencies: ["Care", "CareStorage", "GPIO", "Sensor", "LinuxSystem"]),
         .target(
             name: "RomdevCLI",
-            dependencies: ["Care", "CareStorage", "Sensor", "Fusion", "Sampling", "GPIO", "LinuxSystem", "Appliance"]),
+            dependencies: ["Care", "CareStorage", "Sensor", "Fusion", "Sampling", "GPIO", "LinuxSystem", "Appliance", "ServiceSupport"]),
         .executableTarget(name: "romdev", dependencies: ["RomdevCLI"]),
         .executableTarget(name: "care-store-stress", dependencies: ["CareStorage"]),
         .executableTarget(
@@ -53,7 +53,7 @@ let package = Package(
         .testTarget(name: "ApplianceTests", dependencies: ["Appliance", "Care", "CareStorage", "GPIO", "Sensor"]),
         .testTarget(
             name: "RomdevCLITests",
-            dependencies: ["RomdevCLI", "CareStorage", "Care", "Sensor", "Fusion"]),
+            dependencies: ["RomdevCLI", "CareStorage", "Care", "Sensor", "Fusion", "ServiceSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

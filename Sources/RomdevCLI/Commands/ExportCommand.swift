@@ -1,11 +1,15 @@
 import Care
 import CareStorage
 import Foundation
+import ServiceSupport
 
 /// `romdev export`: every outcome, for analysis.
 struct ExportCommand: CommandAction, Hashable {
-    static let format = Option.value("format", valueName: "format", help: "The file format.", isRequired: true, allowedValues: ["csv", "json"])
+    static let format = Option.value("format", valueName: "format", help: "The file format (required without --to).", allowedValues: ["csv", "json"])
     static let output = Option.value("output", valueName: "file", help: "Write to this file, atomically (default: standard output).")
+    static let to = Option.value(
+        "to", valueName: "dir",
+        help: "Write both formats as new files in this directory, e.g. a USB stick, and tell a running daemon.")
 
     static let command = Command(
         name: "export", abstract: "Export every outcome as CSV or JSON.",
@@ -17,40 +21,92 @@ struct ExportCommand: CommandAction, Hashable {
             event_start, event_end, created, values: [{kind, type, value, units, created}]}]}.
             Times are ISO 8601 with the offset of the store's time zone. Deleted outcomes
             are left out.
+
+            --to DIR writes romdev-<device id>-<UTC time>.csv and .json into DIR, each
+            complete or not at all, never replacing a file (a second export in the same
+            second gets a -2 suffix); then, when the romdev daemon runs, it tells the daemon,
+            which signals that the export is done.
             """,
-        options: [format, output] + StoreOptions.options,
+        options: [format, output, to] + StoreOptions.options,
         make: { try ExportCommand($0) })
 
-    var asJSON: Bool
-    var outputPath: String?
+    enum Destination: Hashable {
+        case standardOutput(asJSON: Bool)
+        case file(String, asJSON: Bool)
+        case directory(String)
+    }
+
+    var destination: Destination
     var store: StoreOptions
 
     init(_ values: ParsedValues) throws {
-        asJSON = try values.required(Self.format) { $0 } == "json"
-        outputPath = values.string(Self.output)
         store = StoreOptions(values)
+        if let directory = values.string(Self.to) {
+            guard values.string(Self.format) == nil, values.string(Self.output) == nil else {
+                throw UsageError("--to writes both formats; leave out '--format' and '--output'")
+            }
+            destination = .directory(directory)
+            return
+        }
+        let asJSON = try values.required(Self.format) { $0 } == "json"
+        destination = values.string(Self.output).map { .file($0, asJSON: asJSON) } ?? .standardOutput(asJSON: asJSON)
     }
 
     func run(in context: CommandContext) throws {
-        let what = "could not export the outcomes"
         let careStore = try store.open(in: context)
         let calendar = careStore.calendar
-        let (outcomes, metadata) = try attempt(what) { (try careStore.fetchOutcomes(), try careStore.storeMetadata()) }
-        let text: String
-        if asJSON {
-            text = JSONValue.object([
+        let (outcomes, metadata) = try attempt("could not export the outcomes") {
+            (try careStore.fetchOutcomes(), try careStore.storeMetadata())
+        }
+        let json = {
+            JSONValue.object([
                 ("device_id", .string(metadata.deviceID.uuidString)),
                 ("time_zone", .string(calendar.timeZone.identifier)),
                 ("outcomes", .array(outcomes.map { CareOutput.json($0, calendar: calendar) })),
             ]).rendered()
-        } else {
-            text = OutcomeTable.csv(outcomes, deviceID: metadata.deviceID, calendar: calendar)
         }
-        guard let outputPath else {
-            context.output.write(text)
+        let csv = { OutcomeTable.csv(outcomes, deviceID: metadata.deviceID, calendar: calendar) }
+        switch destination {
+        case .standardOutput(let asJSON):
+            context.output.write(asJSON ? json() : csv())
+        case let .file(path, asJSON):
+            try attempt("could not write \(path)") { try AtomicFile.write(asJSON ? json() : csv(), to: path) }
+            context.output.line("Exported \(outcomes.count) outcomes to \(path).")
+        case .directory(let directory):
+            let baseName = Self.baseName(deviceID: metadata.deviceID, at: context.now())
+            let names = try attempt("could not export to \(directory)") {
+                try AtomicFile.createNew([("csv", csv()), ("json", json())], in: directory, baseName: baseName)
+            }
+            let paths = names.map { (directory.hasSuffix("/") ? directory : directory + "/") + $0 }
+            context.output.line("Exported \(outcomes.count) outcomes to \(paths.joined(separator: " and ")).")
+            tellDaemon(files: names, in: context)
+        }
+    }
+
+    /// `romdev-<device id>-<yyyyMMdd'T'HHmmss'Z'>`: sorts by time per device, and has no
+    /// character that FAT file systems refuse (no colons).
+    static func baseName(deviceID: UUID, at instant: Date) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: instant)
+        func two(_ value: Int?) -> String { String(format: "%02d", value ?? 0) }
+        let stamp = String(format: "%04d", parts.year ?? 0) + two(parts.month) + two(parts.day)
+            + "T" + two(parts.hour) + two(parts.minute) + two(parts.second) + "Z"
+        return "romdev-\(deviceID.uuidString)-\(stamp)"
+    }
+
+    /// The daemon owns the LED and buzzer, so it gives the "done" cue. The files are already
+    /// safe, so nothing here fails the export: no daemon is normal, other trouble is a note.
+    private func tellDaemon(files: [String], in context: CommandContext) {
+        let reply: ControlReply?
+        do {
+            reply = try DaemonControl(environment: context.environment).sendIfRunning(.exportDone(files: files))
+        } catch {
+            context.output.line("Note: the daemon was not told: \(error)")
             return
         }
-        try attempt("could not write \(outputPath)") { try AtomicFile.write(text, to: outputPath) }
-        context.output.line("Exported \(outcomes.count) outcomes to \(outputPath).")
+        if let reply, reply.status != .ok {
+            context.output.line("Note: the daemon did not confirm the export: \(reply.message)")
+        }
     }
 }

@@ -1,11 +1,12 @@
 import Foundation
+import LinuxSystem
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// Writes a file so that readers see either the old content or the whole new one, even across a
-/// crash: a temporary file in the same directory, fsync, rename over the target, fsync of the
-/// directory (rename(2) is atomic within one file system).
+/// Writes files so that readers see either nothing (or the old content) or the whole new file,
+/// even across a crash: a temporary file in the same directory, fsync, rename to the final name,
+/// fsync of the directory (rename(2) is atomic within one file system).
 enum AtomicFile {
     /// Why a write failed: the operation, the path and the C error.
     struct WriteError: Error, CustomStringConvertible {
@@ -14,44 +15,122 @@ enum AtomicFile {
         var errno: Int32
 
         var description: String {
-            "\(operation) \(path): \(String(cString: strerror(errno)))"
+            "\(operation) \(path): \(Errno(rawValue: errno))"
         }
     }
 
     /// Replaces `path` with `contents`.
     static func write(_ contents: String, to path: String) throws {
         let directory = (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent
-        var template = Array((directory + "/." + (path as NSString).lastPathComponent + ".XXXXXX").utf8CString)
+        let temporary = try writeTemporary(contents, in: directory, hint: (path as NSString).lastPathComponent)
+        guard rename(temporary, path) == 0 else {
+            let error = errno
+            unlink(temporary)
+            throw WriteError(operation: "rename to", path: path, errno: error)
+        }
+        try syncDirectory(directory)
+    }
+
+    /// Creates new files named `baseName` plus each extension in `directory`, never replacing a
+    /// file that exists: when a name is taken, `baseName-2`, `baseName-3`… are tried, the same
+    /// suffix for every file. Each file appears complete or not at all; on failure none is left
+    /// behind.
+    ///
+    /// - Parameter files: File name extensions (without the dot) and contents.
+    /// - Returns: The file names created, in the order of `files`.
+    /// - Throws: `WriteError` naming the directory or file and the C error.
+    static func createNew(_ files: [(fileExtension: String, contents: String)], in directory: String, baseName: String) throws -> [String] {
+        let descriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw WriteError(operation: "open the directory", path: directory, errno: errno) }
+        close(descriptor)
+        var temporaries: [String] = []
+        defer { temporaries.forEach { unlink($0) } }
+        for file in files {
+            temporaries.append(try writeTemporary(file.contents, in: directory, hint: baseName + "." + file.fileExtension))
+        }
+        for attempt in 1...1000 {
+            let stem = attempt == 1 ? baseName : "\(baseName)-\(attempt)"
+            let names = files.map { stem + "." + $0.fileExtension }
+            var placed: [Int] = []
+            var taken = false
+            for index in files.indices {
+                let target = directory + "/" + names[index]
+                if renameWithoutReplacing(temporaries[index], to: target) == 0 {
+                    placed.append(index)
+                    continue
+                }
+                let error = errno
+                // Put back what this attempt placed, so the next name starts from a clean slate.
+                for done in placed.reversed() {
+                    rename(directory + "/" + names[done], temporaries[done])
+                }
+                guard error == EEXIST else { throw WriteError(operation: "rename to", path: target, errno: error) }
+                taken = true
+                break
+            }
+            if !taken {
+                temporaries = []
+                try syncDirectory(directory)
+                return names
+            }
+        }
+        throw WriteError(operation: "find a free name for", path: directory + "/" + baseName, errno: EEXIST)
+    }
+
+    /// A new temporary file in `directory` holding `contents`, synced to disk.
+    private static func writeTemporary(_ contents: String, in directory: String, hint: String) throws -> String {
+        var template = Array((directory + "/." + hint + ".XXXXXX").utf8CString)
         let fd = mkstemp(&template)
         guard fd >= 0 else { throw WriteError(operation: "create a temporary file in", path: directory, errno: errno) }
-        let temporary = String(cString: template)
-        var renamed = false
-        defer { if !renamed { unlink(temporary) } }
-        do {
-            defer { close(fd) }
-            let bytes = Array(contents.utf8)
-            var written = 0
-            while written < bytes.count {
-                let result = bytes[written...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-                if result < 0 {
-                    if errno == EINTR { continue }
-                    throw WriteError(operation: "write", path: temporary, errno: errno)
-                }
-                written += result
+        let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        var complete = false
+        defer { if !complete { unlink(temporary) } }
+        defer { close(fd) }
+        let bytes = Array(contents.utf8)
+        var written = 0
+        while written < bytes.count {
+            let result = bytes[written...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+            if result < 0 {
+                if errno == EINTR { continue }
+                throw WriteError(operation: "write", path: temporary, errno: errno)
             }
-            // Readable like a file created with the usual umask, not mkstemp's 0600.
-            let mask = umask(0)
-            umask(mask)
-            fchmod(fd, 0o666 & ~mask)
-            guard fsync(fd) == 0 else { throw WriteError(operation: "fsync", path: temporary, errno: errno) }
+            written += result
         }
-        guard rename(temporary, path) == 0 else { throw WriteError(operation: "rename to", path: path, errno: errno) }
-        renamed = true
-        let directoryFD = open(directory, O_RDONLY | O_DIRECTORY)
-        if directoryFD >= 0 {
-            // The rename is durable only once the directory entry is on disk.
-            defer { close(directoryFD) }
-            guard fsync(directoryFD) == 0 else { throw WriteError(operation: "fsync", path: directory, errno: errno) }
-        }
+        // Readable like a file created with the usual umask, not mkstemp's 0600.
+        let mask = umask(0)
+        umask(mask)
+        fchmod(fd, 0o666 & ~mask)
+        guard fsync(fd) == 0 else { throw WriteError(operation: "fsync", path: temporary, errno: errno) }
+        complete = true
+        return temporary
     }
+
+    /// The rename is durable only once the directory entry is on disk.
+    private static func syncDirectory(_ directory: String) throws {
+        let directoryFD = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard directoryFD >= 0 else { return }
+        defer { close(directoryFD) }
+        guard fsync(directoryFD) == 0 else { throw WriteError(operation: "fsync", path: directory, errno: errno) }
+    }
+
+    /// `renameat2(…, RENAME_NOREPLACE)`: fails with `EEXIST` instead of replacing `target`.
+    /// Glibc declares it only under `_GNU_SOURCE`, which Swift's Glibc module does not set, so it
+    /// is looked up at run time. Where the file system lacks the flag (`EINVAL`), a check before a
+    /// plain rename stands in; only another writer of the same new name could slip between them.
+    private static func renameWithoutReplacing(_ source: String, to target: String) -> CInt {
+        if let renameat2 {
+            let result = renameat2(AT_FDCWD, source, AT_FDCWD, target, 1 /* RENAME_NOREPLACE */)
+            if result == 0 || (errno != EINVAL && errno != ENOSYS) { return result }
+        }
+        var status = stat()
+        if lstat(target, &status) == 0 {
+            errno = EEXIST
+            return -1
+        }
+        return rename(source, target)
+    }
+
+    private typealias RenameAt2 = @convention(c) (CInt, UnsafePointer<CChar>, CInt, UnsafePointer<CChar>, CUnsignedInt) -> CInt
+
+    private static let renameat2: RenameAt2? = dlsym(nil, "renameat2").map { unsafeBitCast($0, to: RenameAt2.self) }
 }

@@ -19,10 +19,13 @@ final class InProcessRomdev {
         self.timeZone = TimeZone(identifier: timeZone)!
     }
 
+    /// Where a daemon's control socket would be: a fake daemon may listen there.
+    var runtimeDirectory: String { directory.path + "/run" }
+
     /// Simulated sensors run on a fresh manual clock per command: faster than real time.
     var context: CommandContext {
         CommandContext(
-            environment: ["ROMDEV_STORE": directory.storePath, "HOME": directory.path],
+            environment: ["ROMDEV_STORE": directory.storePath, "HOME": directory.path, "ROMDEV_RUNTIME_DIR": runtimeDirectory],
             now: { [now] in now }, defaultTimeZone: timeZone,
             output: TextOutput { [weak self] in self?.output += $0 }, sensorClock: ManualClock())
     }
