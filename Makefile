@@ -44,7 +44,7 @@ MAN_DATE_EPOCH := $(or $(SOURCE_DATE_EPOCH),$(shell git log -1 --format=%ct 2>/d
 DEB_DIR := .build/deb
 DEB_MAINTAINER ?= $(shell git config user.name) <$(shell git config user.email)>
 
-.PHONY: all deps apt-install build test demo bench release install uninstall deb clean
+.PHONY: all deps apt-install build test test-kernel demo bench release install uninstall deb clean
 
 all: build
 
@@ -73,6 +73,17 @@ test: deps
 	@$(MAKE) --no-print-directory apt-install PACKAGES="$(TEST_APT_PACKAGES)"
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+## test-kernel: the KernelTests against Linux's own i2c-dev, i2c-stub and gpio-sim, in a QEMU guest
+## booting Debian's kernel with this machine's root read-only (x86_64 Debian; the guest is built once)
+KERNEL_GUEST := Tests/KernelTests/Guest/kernel-guest
+test-kernel: deps
+	$(SWIFT) build --build-tests
+	@bundle="$(BIN_DIR)/romdevPackageTests.xctest"; \
+	suites=$$("$$bundle" --list-tests | sed -n 's|^\(KernelTests\.[^/]*\)/.*|\1|p' | sort -u | paste -sd, -); \
+	[ -n "$$suites" ] || { echo "error: $$bundle lists no KernelTests" >&2; exit 1; }; \
+	echo "$(KERNEL_GUEST) $$bundle $$suites"; \
+	$(KERNEL_GUEST) "$$bundle" "$$suites"
 
 ## demo: the care plan end to end (init, onboard, check-in, today's feed) and a measurement on the simulated sensor, in a throwaway directory
 demo: build

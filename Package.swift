@@ -51,6 +51,10 @@ let package = Package(
         .testTarget(name: "GPIOTests", dependencies: ["GPIO", "LinuxSystem"]),
         .testTarget(name: "ServiceSupportTests", dependencies: ["ServiceSupport", "LinuxSystem"]),
         .testTarget(name: "ApplianceTests", dependencies: ["Appliance", "Care", "CareStorage", "GPIO", "Sensor"]),
+        // Runs against the Linux kernel's i2c-stub and gpio-sim in a QEMU guest (make test-kernel);
+        // skips everywhere else.
+        .testTarget(
+            name: "KernelTests", dependencies: ["Sensor", "GPIO", "LinuxSystem"], exclude: ["Guest"]),
         .testTarget(
             name: "RomdevCLITests",
             dependencies: ["RomdevCLI", "CareStorage", "Care", "Sensor", "Fusion", "ServiceSupport"]),
