@@ -8,7 +8,8 @@ private func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
 @Suite("Control messages")
 struct ControlMessageTests {
     @Test(arguments: [
-        ControlRequest.measure(limb: nil), .measure(limb: "left"), .measure(limb: "right"), .calibrate, .status,
+        ControlRequest.measure(limb: nil), .measure(limb: "left"), .measure(limb: "right", unscheduled: true),
+        .measure(limb: nil, unscheduled: true), .calibrate, .status,
         .exportDone(files: []), .exportDone(files: ["romdev-a.csv", "romdev-a.json"]),
     ])
     func requestsRoundTripAsOneLine(request: ControlRequest) throws {
@@ -20,6 +21,7 @@ struct ControlMessageTests {
 
     @Test func requestWireFormat() {
         #expect(text(ControlRequest.measure(limb: "left").line) == #"{"limb":"left","request":"measure"}"# + "\n")
+        #expect(text(ControlRequest.measure(limb: nil, unscheduled: true).line) == #"{"request":"measure","unscheduled":true}"# + "\n")
         #expect(text(ControlRequest.exportDone(files: ["a/b.csv"]).line) == #"{"files":["a/b.csv"],"request":"export-done"}"# + "\n")
     }
 
@@ -27,6 +29,7 @@ struct ControlMessageTests {
         (#"{"request":"reboot"}"#, "unknown request 'reboot'"),
         (#"{"limb":"left"}"#, #"no "request" name"#),
         (#"{"request":"measure","limb":"both"}"#, "limb must be left or right"),
+        (#"{"request":"measure","unscheduled":"yes"}"#, "unscheduled must be true or false"),
         (#"{"request":"export-done","files":"x.csv"}"#, "files must be a list of names"),
         (#"["status"]"#, "not a JSON object"),
         ("status", "not JSON: status"),

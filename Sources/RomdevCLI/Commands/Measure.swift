@@ -3,6 +3,7 @@ import CareStorage
 import Foundation
 import Fusion
 import Sampling
+import ServiceSupport
 
 extension Command {
     /// `romdev measure`: one guided measurement, stored on today's range-of-motion event.
@@ -29,6 +30,11 @@ extension Command {
             measurement per day.
 
             The calibration from 'romdev calibrate' is used when present.
+
+            While the romdev daemon runs it holds the sensor, so the measurement is asked of
+            it (through its control socket) and its reply is printed; a busy daemon or a
+            socket this user may not open is an error that says so. --simulate never asks
+            the daemon.
             """,
         options: SensorSource.options(defaultScenario: "knee-extension")
             + [MeasureAction.limbOption, MeasureAction.jsonOption, MeasureAction.unscheduledOption, CalibrationFile.option]
@@ -63,6 +69,17 @@ struct MeasureAction: CommandAction, Equatable {
 
     func run(in context: CommandContext) throws {
         let what = "could not measure the range of motion"
+        if case .hardware = source,
+            let reply = try DaemonControl(environment: context.environment).forward(
+                .measure(limb: limb?.rawValue, unscheduled: unscheduled), doing: what)
+        {
+            if json, let payload = reply.payload {
+                context.output.line(String(decoding: payload, as: UTF8.self))
+            } else {
+                context.output.line("Measured by the romdev daemon: \(reply.message)")
+            }
+            return
+        }
         let careStore = try store.open(in: context)
         let settings = try attempt(what) { try careStore.carePlanSettings() }
         guard let settings else {

@@ -2,16 +2,17 @@ import Foundation
 
 /// A request to the running daemon over its control socket, one JSON object per line:
 ///
-///     {"request":"measure","limb":"left"}      limb optional: the store's limb when absent
+///     {"request":"measure","limb":"left","unscheduled":true}   both optional
 ///     {"request":"calibrate"}
 ///     {"request":"status"}
 ///     {"request":"export-done","files":["romdev-….csv","romdev-….json"]}
 ///
 /// Each connection carries one request and gets one ``ControlReply``.
 public enum ControlRequest: Equatable, Sendable {
-    /// Run a measurement now, outside the schedule, on `limb` (`left` or `right`), or on the
-    /// store's limb when nil.
-    case measure(limb: String?)
+    /// Run a measurement now on `limb` (`left` or `right`), or on the care plan's limb when nil;
+    /// on today's scheduled event, or, when `unscheduled`, on the day's event of the
+    /// unscheduled-measurement task (as `romdev measure --unscheduled`).
+    case measure(limb: String?, unscheduled: Bool = false)
     /// Run the calibration procedure.
     case calibrate
     /// Report what the daemon is doing.
@@ -43,8 +44,9 @@ public enum ControlRequest: Equatable, Sendable {
     public var line: [UInt8] {
         var object: [String: Any] = ["request": name]
         switch self {
-        case .measure(let limb):
+        case let .measure(limb, unscheduled):
             if let limb { object["limb"] = limb }
+            if unscheduled { object["unscheduled"] = true }
         case .exportDone(let files):
             object["files"] = files
         case .calibrate, .status:
@@ -60,11 +62,14 @@ public enum ControlRequest: Equatable, Sendable {
         guard let name = object["request"] as? String else { throw ControlMessageError("no \"request\" name") }
         switch name {
         case "measure":
+            guard let flag = (object["unscheduled"] ?? false) as? Bool else {
+                throw ControlMessageError("unscheduled must be true or false")
+            }
             let limb = object["limb"]
             if limb == nil || limb is NSNull {
-                self = .measure(limb: nil)
+                self = .measure(limb: nil, unscheduled: flag)
             } else if let limb = limb as? String, ["left", "right"].contains(limb) {
-                self = .measure(limb: limb)
+                self = .measure(limb: limb, unscheduled: flag)
             } else {
                 throw ControlMessageError("limb must be left or right")
             }
