@@ -253,6 +253,32 @@ struct ControlSocketTests {
         }
     }
 
+    @Test func silentClientsMakeRoomForOneWithARequest() throws {
+        let directory = try TemporaryDirectory()
+        let server = try ControlServer(path: directory.path("control.sock"))
+        // Clients that connect and never send a line take every place.
+        var silent: [CInt] = []
+        defer { silent.forEach { close($0) } }
+        for _ in 0..<ControlServer.maximumConnections {
+            let descriptor = socket(AF_UNIX, CInt(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_un()
+            address.sun_family = sa_family_t(AF_UNIX)
+            withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(server.path.utf8)) }
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            }
+            #expect(connected == 0)
+            silent.append(descriptor)
+        }
+        #expect(try server.receive().isEmpty)
+        let call = PendingCall(ControlClient(path: server.path), .status)
+        server.reply(.ok("idle"), to: try receive(1, from: server)[0].id)
+        #expect(try call.outcome().get() == .ok("idle"))
+        // The oldest silent client was dropped: it reads end of file.
+        var byte: UInt8 = 0
+        #expect(recv(silent[0], &byte, 1, 0) == 0)
+    }
+
     @Test func daemonThatNeverRepliesTimesOut() throws {
         let directory = try TemporaryDirectory()
         let server = try ControlServer(path: directory.path("control.sock"))

@@ -32,6 +32,7 @@ extension ControlServer {
 
         var isOpen: Bool { descriptor >= 0 }
         var isAwaitingReply: Bool { isOpen && hasRequest && !hasReply }
+        var isWaitingForRequest: Bool { isOpen && !hasRequest && !hasReply }
         var hasOutput: Bool { isOpen && written < output.count }
         var wroteEverything: Bool { hasReply && written == output.count }
 

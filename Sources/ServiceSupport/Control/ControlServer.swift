@@ -25,7 +25,10 @@ public final class ControlServer {
         public let request: ControlRequest
     }
 
-    /// At most this many clients are connected at once; one more gets `busy` and is closed.
+    /// At most this many clients are connected at once. When all places are taken, the oldest
+    /// client that has not sent a whole request yet is dropped to make room (so silent clients
+    /// cannot lock everyone out); when every client is waiting for a reply, a new one gets
+    /// `busy` and is closed.
     public static let maximumConnections = 8
     /// A request line longer than this is refused: real ones are tens of bytes.
     static let maximumRequestBytes = 4096
@@ -147,6 +150,12 @@ public final class ControlServer {
                 continue
             }
             let connection = Connection(descriptor: client)
+            if connections.count >= Self.maximumConnections,
+                let silent = connections.filter({ $0.value.isWaitingForRequest }).keys.min(by: { $0.rawValue < $1.rawValue })
+            {
+                connections[silent]?.close()
+                connections[silent] = nil
+            }
             if connections.count >= Self.maximumConnections {
                 connection.queue(ControlReply.busy("too many clients are connected"))
                 connection.flush()
