@@ -32,7 +32,9 @@ let package = Package(
         .target(name: "FusionAccuracy", dependencies: ["Fusion", "Sensor", "Sampling"]),
         .target(name: "GPIO", dependencies: ["CGPIOD", "LinuxSystem"]),
         .target(name: "ServiceSupport", dependencies: ["LinuxSystem"]),
-        .target(name: "Appliance", dependencies: ["Care", "CareStorage", "GPIO", "Sensor", "LinuxSystem"]),
+        .target(
+            name: "Appliance",
+            dependencies: ["Care", "CareStorage", "Fusion", "Sampling", "GPIO", "Sensor", "ServiceSupport", "LinuxSystem"]),
         .target(
             name: "RomdevCLI",
             dependencies: ["Care", "CareStorage", "Sensor", "Fusion", "Sampling", "GPIO", "LinuxSystem", "Appliance", "ServiceSupport"]),
@@ -50,7 +52,9 @@ let package = Package(
         .testTarget(name: "SamplingTests", dependencies: ["Sampling", "Sensor", "Fusion"]),
         .testTarget(name: "GPIOTests", dependencies: ["GPIO", "LinuxSystem"]),
         .testTarget(name: "ServiceSupportTests", dependencies: ["ServiceSupport", "LinuxSystem"]),
-        .testTarget(name: "ApplianceTests", dependencies: ["Appliance", "Care", "CareStorage", "GPIO", "Sensor"]),
+        .testTarget(
+            name: "ApplianceTests",
+            dependencies: ["Appliance", "Care", "CareStorage", "Fusion", "Sampling", "GPIO", "Sensor", "ServiceSupport"]),
         // Runs against the Linux kernel's i2c-stub and gpio-sim in a QEMU guest (make test-kernel);
         // skips everywhere else.
         .testTarget(

@@ -34,7 +34,13 @@ public struct ReminderPolicy: Sendable {
     ///
     /// The caller decides whether a measurement is due and the clock trusted.
     public func reminderToSound(at now: Date, lastSounded: Date?) -> Date? {
-        guard let latest = reminders.instants(onDayOf: now, calendar: calendar).last(where: { $0 <= now }),
+        reminderToSound(at: now, lastSounded: lastSounded, today: reminders.instants(onDayOf: now, calendar: calendar))
+    }
+
+    /// `reminderToSound(at:lastSounded:)` with the day's instants already computed (the daemon
+    /// keeps them for the day instead of computing them on every wake).
+    public func reminderToSound(at now: Date, lastSounded: Date?, today instants: [Date]) -> Date? {
+        guard let latest = instants.last(where: { $0 <= now }),
             lastSounded.map({ latest > $0 }) ?? true,
             now.timeIntervalSince(latest) <= grace,
             !isQuiet(latest), !isQuiet(now)

@@ -1,0 +1,340 @@
+import CareStorage
+import Foundation
+import GPIO
+import ServiceSupport
+
+/// The appliance's working loop: one thread that waits for the button with a bounded timeout and,
+/// on every wake, reads the wall clock afresh, keeps the LED and the reminder chime in step with
+/// the day's care status, drives a guided measurement, serves control requests and pings the
+/// watchdog.
+///
+/// Every dependency is injected (clocks, store, controls, sensor, measurements, output), so tests
+/// run whole days on manual clocks and the simulator.
+public final class ApplianceDaemon {
+    /// Everything the loop works with.
+    public struct Parts {
+        public var store: CareStore
+        public var panel: ControlPanel
+        /// The panel's clock: button edges, cues, and the loop's waits.
+        public var monotonic: any GPIOClock
+        public var wallClock: any WallClock
+        public var sensor: any SensorProbe
+        public var measurements: any GuidedMeasurementStarter
+        public var output: any DaemonOutput
+        /// Whether NTP synchronised the clock since boot.
+        public var clockSynchronized: () -> Bool
+        /// Whether SIGTERM or SIGINT arrived.
+        public var stopRequested: () -> Bool
+        public var requests: (any ControlRequestSource)?
+
+        public init(
+            store: CareStore, panel: ControlPanel, monotonic: any GPIOClock, wallClock: any WallClock,
+            sensor: any SensorProbe, measurements: any GuidedMeasurementStarter, output: any DaemonOutput,
+            clockSynchronized: @escaping () -> Bool, stopRequested: @escaping () -> Bool,
+            requests: (any ControlRequestSource)? = nil
+        ) {
+            self.store = store
+            self.panel = panel
+            self.monotonic = monotonic
+            self.wallClock = wallClock
+            self.sensor = sensor
+            self.measurements = measurements
+            self.output = output
+            self.clockSynchronized = clockSynchronized
+            self.stopRequested = stopRequested
+            self.requests = requests
+        }
+    }
+
+    /// How the loop runs.
+    public struct Settings {
+        public var configuration: ApplianceConfiguration
+        public var timing: DaemonTiming
+        /// The service manager's watchdog, when enabled.
+        public var watchdog: ServiceWatchdog?
+        /// Simulation only: stop on its own once this many measurements have ended and their
+        /// cues have played.
+        public var exitAfterMeasurements: Int?
+
+        public init(
+            configuration: ApplianceConfiguration, timing: DaemonTiming = .standard, watchdog: ServiceWatchdog? = nil,
+            exitAfterMeasurements: Int? = nil
+        ) {
+            self.configuration = configuration
+            self.timing = timing
+            self.watchdog = watchdog
+            self.exitAfterMeasurements = exitAfterMeasurements
+        }
+    }
+
+    let parts: Parts
+    let settings: Settings
+    let policy: ReminderPolicy
+    let reader: CareDayReader
+
+    // Loop state.
+    var dayStatus: CareDayStatus = .noCarePlan
+    var storeProblem: String?
+    var trust: ClockTrust = .trusted
+    /// Whether `trust` was evaluated yet (the first untrusted finding is logged too).
+    var trustKnown = false
+    var currentDay: LocalDay?
+    var lastRefresh: UInt64?
+    var refreshRequested = true
+    var lastReminder: Date?
+    var sensorProblem: String?
+    var lastSensorProbe: UInt64 = 0
+    var lastWatchdogPing: UInt64?
+    var shownPattern: LEDPattern?
+    /// A pattern shown for a while after an event (a result, a failure), then the day's again.
+    var transientPattern: (pattern: LEDPattern, until: UInt64)?
+    var session: RunningSession?
+    var measurementsEnded = 0
+    var lastStatus: String?
+    /// The reminder instants of one local day (of the reminders' calendar), kept for the day.
+    var reminderDay: (day: LocalDay, instants: [Date])?
+
+    /// A measurement in progress and who asked for it.
+    struct RunningSession {
+        let measurement: any GuidedMeasurement
+        let slot: CareDayStatus.MeasurementSlot
+        /// The control request that started it, to be answered at the end; nil for the button.
+        let request: PendingControlRequest?
+        var phase = "starting"
+    }
+
+    public init(parts: Parts, settings: Settings) {
+        self.parts = parts
+        self.settings = settings
+        var calendar = parts.store.calendar
+        if let zone = settings.configuration.timeZone { calendar.timeZone = zone }
+        policy = ReminderPolicy(
+            reminders: settings.configuration.reminders, quietHours: settings.configuration.quietHours, calendar: calendar)
+        reader = CareDayReader(store: parts.store)
+    }
+
+    var now: UInt64 { parts.monotonic.nowNanoseconds }
+
+    func log(_ level: LogLevel, _ message: String) {
+        parts.output.log(level, message)
+    }
+
+    /// Runs until a stop signal (or, simulated, the last measurement asked for): sends `READY=1`,
+    /// then loops. On the way out the session is aborted without storing anything, `STOPPING=1`
+    /// is sent and the LED and buzzer are turned off and released.
+    ///
+    /// - Parameter sensorProblem: The start-up probe's finding (nil: the sensor answered).
+    public func run(sensorProblem initialProblem: String?) {
+        sensorProblem = initialProblem
+        lastSensorProbe = now
+        if let initialProblem {
+            log(.warning, "motion sensor not answering on \(parts.sensor.location): \(initialProblem); retrying every \(settings.timing.sensorRetryNanoseconds / 1_000_000_000) s")
+        }
+        refresh(at: parts.wallClock.now)
+        parts.output.notify([.ready, .status(statusLine(at: parts.wallClock.now))])
+        log(.notice, "ready: \(statusLine(at: parts.wallClock.now))")
+        lastStatus = statusLine(at: parts.wallClock.now)
+
+        while !parts.stopRequested() {
+            turn()
+            if let limit = settings.exitAfterMeasurements, measurementsEnded >= limit, session == nil,
+                transientPattern == nil, parts.panel.cues.currentChime == nil
+            {
+                log(.notice, "\(limit) measurement\(limit == 1 ? "" : "s") done; stopping as asked")
+                break
+            }
+            let deadline = now + settings.timing.pollNanoseconds
+            let events: [ButtonEvent]
+            do {
+                events = try parts.panel.waitForButton(untilNanoseconds: deadline)
+            } catch {
+                log(.error, "button or cue output failed: \(error)")
+                // Keep the loop's pace: a GPIO error must not turn into a busy loop.
+                parts.monotonic.sleep(untilNanoseconds: deadline)
+                continue
+            }
+            for event in events {
+                handle(event)
+            }
+        }
+        shutDown()
+    }
+
+    /// One wake of the loop: watchdog, store, sensor, session, cues, requests, status.
+    func turn() {
+        let wall = parts.wallClock.now
+        pingWatchdog()
+        let day = LocalDay(wall, calendar: parts.store.calendar)
+        if day != currentDay || refreshRequested || lastRefresh.map({ now - $0 >= settings.timing.storeRefreshNanoseconds }) ?? true {
+            refresh(at: wall)
+        }
+        if sensorProblem != nil, session == nil, now - lastSensorProbe >= settings.timing.sensorRetryNanoseconds {
+            probeSensor()
+        }
+        if session != nil {
+            pollSession(at: wall)
+        } else {
+            soundReminderIfDue(at: wall)
+        }
+        serveRequests(at: wall)
+        updateLED()
+        let status = statusLine(at: wall)
+        if status != lastStatus {
+            lastStatus = status
+            parts.output.notify([.status(status)])
+        }
+    }
+
+    func pingWatchdog() {
+        guard let watchdog = settings.watchdog else { return }
+        let current = now
+        if let last = lastWatchdogPing, current < watchdog.nextPingDue(afterPingAtNanoseconds: last) { return }
+        lastWatchdogPing = current
+        parts.output.notify([.watchdog])
+    }
+
+    /// Reads the day's status and the clock's trust again, and notices a new day.
+    func refresh(at wall: Date) {
+        refreshRequested = false
+        lastRefresh = now
+        let day = LocalDay(wall, calendar: parts.store.calendar)
+        let previousDay = currentDay
+        let previousStatus = dayStatus
+        let previousTrust = trust
+        do {
+            dayStatus = try reader.status(at: wall)
+            trust = ClockTrust.evaluate(
+                now: wall, synchronizedSinceBoot: parts.clockSynchronized(),
+                requireSync: settings.configuration.requireClockSync, newestOutcome: try reader.newestOutcome())
+            if storeProblem != nil { log(.notice, "care store readable again") }
+            storeProblem = nil
+        } catch {
+            if storeProblem == nil { log(.error, "cannot read the care store \(parts.store.path): \(error)") }
+            storeProblem = "\(error)"
+            return
+        }
+        if trust != previousTrust || (!trustKnown && !trust.isTrusted) {
+            log(trust.isTrusted ? .notice : .warning, trust.isTrusted ? "clock trusted: reminders on" : "\(trust): no reminders, no day counted as missed")
+        }
+        trustKnown = true
+        if day != previousDay {
+            currentDay = day
+            if let previousDay, previousDay < day, previousStatus.isMeasurementDue {
+                // Only a trusted clock may call a day missed: an unsynchronised one may simply
+                // have jumped.
+                if trust.isTrusted, previousTrust.isTrusted {
+                    log(.warning, "the range-of-motion measurement of \(previousDay) was missed")
+                }
+            }
+            log(.notice, "day \(day): \(dayStatus.summary)")
+        } else if dayStatus != previousStatus {
+            log(.notice, dayStatus.summary)
+        }
+    }
+
+    func probeSensor() {
+        lastSensorProbe = now
+        let problem = parts.sensor.problem()
+        if problem == nil, sensorProblem != nil {
+            log(.notice, "motion sensor answers on \(parts.sensor.location)")
+        } else if let problem, sensorProblem == nil {
+            log(.warning, "motion sensor not answering on \(parts.sensor.location): \(problem); retrying every \(settings.timing.sensorRetryNanoseconds / 1_000_000_000) s")
+        }
+        sensorProblem = problem
+    }
+
+    /// Today's reminder instants, computed once a day.
+    func reminderInstants(on wall: Date) -> [Date] {
+        let day = LocalDay(wall, calendar: policy.calendar)
+        if let cached = reminderDay, cached.day == day { return cached.instants }
+        let instants = policy.reminders.instants(onDayOf: wall, calendar: policy.calendar)
+        reminderDay = (day, instants)
+        return instants
+    }
+
+    func soundReminderIfDue(at wall: Date) {
+        guard dayStatus.isMeasurementDue, trust.isTrusted, storeProblem == nil,
+            let reminder = policy.reminderToSound(at: wall, lastSounded: lastReminder, today: reminderInstants(on: wall))
+        else { return }
+        lastReminder = reminder
+        play(.reminder)
+        log(.info, "reminder \(TimeOfDay.of(reminder, in: policy.calendar)): a measurement is due")
+    }
+
+    func play(_ chime: Chime) {
+        do {
+            try parts.panel.cues.play(chime, atNanoseconds: now)
+        } catch {
+            log(.error, "cannot sound the buzzer: \(error)")
+        }
+    }
+
+    /// Shows a pattern for the fault-cue time (or its own length), then the day's pattern again.
+    func showTransient(_ pattern: LEDPattern, for nanoseconds: UInt64) {
+        transientPattern = (pattern, now + nanoseconds)
+        shownPattern = nil
+    }
+
+    /// The LED follows, in order: a transient pattern, a running session, the store or sensor
+    /// failing, a measurement due.
+    func updateLED() {
+        if let transient = transientPattern, now >= transient.until {
+            transientPattern = nil
+            shownPattern = nil
+        }
+        let wanted: LEDPattern
+        if let transient = transientPattern {
+            wanted = transient.pattern
+        } else if session != nil {
+            wanted = .measuring
+        } else if storeProblem != nil {
+            wanted = .fault(.storageFailure)
+        } else if sensorProblem != nil, dayStatus.isMeasurementDue {
+            wanted = .fault(.sensorMissing)
+        } else if dayStatus.isMeasurementDue {
+            wanted = .due
+        } else {
+            wanted = .off
+        }
+        guard wanted != shownPattern else { return }
+        shownPattern = wanted
+        do {
+            try parts.panel.cues.show(wanted, atNanoseconds: now)
+        } catch {
+            log(.error, "cannot set the LED: \(error)")
+        }
+    }
+
+    /// One line for `systemctl status`.
+    func statusLine(at wall: Date) -> String {
+        if let session { return "measuring: \(session.phase)" }
+        if let storeProblem { return "care store unreadable: \(storeProblem)" }
+        var line = dayStatus.summary
+        if let sensorProblem { line = "motion sensor missing on \(parts.sensor.location) (retrying: \(sensorProblem)); " + line }
+        if !trust.isTrusted {
+            line += "; \(trust), reminders paused"
+        } else if dayStatus.isMeasurementDue,
+            let next = reminderInstants(on: wall).first(where: { $0 > wall && !policy.isQuiet($0) })
+        {
+            line += "; next reminder \(TimeOfDay.of(next, in: policy.calendar))"
+        }
+        return line
+    }
+
+    /// Aborts a running session (nothing is stored), tells the service manager, turns the cues off.
+    func shutDown() {
+        parts.output.notify([.stopping])
+        if let running = session {
+            running.measurement.abort()
+            running.request?.reply(.failed("the daemon is stopping; nothing was stored"))
+            session = nil
+            log(.notice, "measurement aborted by the stop request; nothing stored")
+        }
+        do {
+            try parts.panel.shutDown()
+        } catch {
+            log(.error, "turning the LED and buzzer off failed: \(error)")
+        }
+        log(.notice, "stopped")
+    }
+}

@@ -1,0 +1,28 @@
+import ServiceSupport
+
+/// Where the daemon's notifications and log lines go: the service manager and the journal in
+/// production, a recording in tests.
+public protocol DaemonOutput: AnyObject {
+    /// Sends states to the service manager (`READY=1`, `STATUS=…`, `WATCHDOG=1`, `STOPPING=1`).
+    func notify(_ states: [ServiceState])
+    /// Writes a log line.
+    func log(_ level: LogLevel, _ message: String)
+}
+
+/// A control request waiting for its reply, from the control socket.
+public struct PendingControlRequest {
+    public let request: ControlRequest
+    /// Sends the reply; call it once.
+    public let reply: (ControlReply) -> Void
+
+    public init(request: ControlRequest, reply: @escaping (ControlReply) -> Void) {
+        self.request = request
+        self.reply = reply
+    }
+}
+
+/// The daemon's mailbox of control requests (the control socket's server), checked between waits.
+public protocol ControlRequestSource: AnyObject {
+    /// The requests that arrived since the last call; never blocks.
+    func takeRequests() -> [PendingControlRequest]
+}

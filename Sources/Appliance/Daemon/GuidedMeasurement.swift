@@ -1,0 +1,44 @@
+import Fusion
+
+/// What a guided measurement reports to the daemon's loop, which turns it into cues.
+public enum GuidedMeasurementEvent: Equatable, Sendable {
+    /// Waiting for the leg to be still: "hold still".
+    case holdStill
+    /// The start pose is taken: "go", extend the knee.
+    case go
+    /// The leg has left the start pose.
+    case moving
+    /// The session ended with a result (not yet stored).
+    case finished(RangeOfMotionResult)
+    /// The session ended without a result; the text says why, `sensorFault` whether the sensor
+    /// itself failed (it is checked again before the next session).
+    case failed(String, sensorFault: Bool)
+    /// The session ended because it was aborted.
+    case aborted
+}
+
+/// A measurement running on its own queue. The daemon's loop polls it between waits, so the loop
+/// stays single-threaded: events are queued until taken.
+public protocol GuidedMeasurement: AnyObject {
+    /// The events since the last call, in order; never blocks.
+    func takeEvents() -> [GuidedMeasurementEvent]
+    /// Ends the session with the result so far (the patient's short press).
+    func stop()
+    /// Ends the session without a result (a long press, a stop signal). Safe to call any time.
+    func abort()
+}
+
+/// Starts measurements on the sensor.
+public protocol GuidedMeasurementStarter: AnyObject {
+    /// Opens and configures the sensor and starts a session.
+    /// - Throws: An error whose description says what failed (the sensor cannot be opened).
+    func startMeasurement() throws -> any GuidedMeasurement
+}
+
+/// Checks the sensor answers, at start-up and while it is missing.
+public protocol SensorProbe: AnyObject {
+    /// nil when the sensor answers, else why not (`i2c read … on /dev/i2c-1: Remote I/O error`).
+    func problem() -> String?
+    /// Where the sensor is, for messages: `/dev/i2c-1 at 0x68`.
+    var location: String { get }
+}

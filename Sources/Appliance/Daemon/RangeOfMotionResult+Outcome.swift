@@ -1,0 +1,32 @@
+import Care
+import Foundation
+import Fusion
+
+extension RangeOfMotionResult {
+    /// The outcome values a measurement stores, as `romdev measure` stores them: `range` first
+    /// (the value Recover charts), then `start`, `finish`, `minimum`, `maximum` in degrees, the
+    /// limb, and one value per quality flag.
+    public func outcomeValues(limb: String?, createdDate: Date) -> [OutcomeValue] {
+        RecoverCarePlan.rangeOfMotionValues(
+            startDegrees: start, finishDegrees: finish, minimumDegrees: minimum, maximumDegrees: maximum,
+            rangeDegrees: range, limb: limb, flags: flags.names, createdDate: createdDate)
+    }
+
+    /// Why the result should not be stored, or nil: a session too short to trust, or angles a
+    /// knee cannot reach (the strap slipped). The patient is asked to measure again instead.
+    public var rejection: String? {
+        if flags.contains(.implausible) { return "implausible angles (minimum \(Self.degrees(minimum)), maximum \(Self.degrees(maximum)))" }
+        if flags.contains(.tooShort) { return "the session was too short" }
+        return nil
+    }
+
+    static func degrees(_ value: Double) -> String {
+        String(format: "%.1f°", value)
+    }
+
+    /// `range 72.4° (start 1.2°, finish 2.0°, minimum 0.8°, maximum 73.2°)`.
+    public var summary: String {
+        "range \(Self.degrees(range)) (start \(Self.degrees(start)), finish \(Self.degrees(finish)), "
+            + "minimum \(Self.degrees(minimum)), maximum \(Self.degrees(maximum)))"
+    }
+}

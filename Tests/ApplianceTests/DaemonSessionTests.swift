@@ -1,0 +1,199 @@
+import Appliance
+import CareStorage
+import Foundation
+import Fusion
+import GPIO
+import Sampling
+import Sensor
+import ServiceSupport
+import Testing
+
+/// The daemon guiding measurements: the button, cues, the store, failures and stop signals.
+@Suite("Daemon sessions")
+struct DaemonSessionTests {
+    /// A harness at 2026-06-08 08:59:50 (day 6 of the plan, a range-of-motion day).
+    private func dueDay(presses: [ScriptedPress] = [], scripts: [[(seconds: Double, event: GuidedMeasurementEvent)]] = [], sensorProblem: String? = nil) throws -> DaemonHarness {
+        try DaemonHarness(
+            start: { $0.local(2026, 6, 8, 8, 59, 50) }, planStart: { $0.local(2026, 6, 2) }, presses: presses,
+            sensorProblem: sensorProblem, scripts: scripts)
+    }
+
+    @Test func pressRunsTheGuidedSessionAndStoresBeforeTheDoneCue() throws {
+        let harness = try dueDay(presses: [ScriptedPress(atSeconds: 20)])
+        harness.exitAfter = 1
+        try harness.run(until: harness.local(2026, 6, 8, 10))
+
+        let outcomes = try harness.rangeOfMotionOutcomes()
+        #expect(outcomes.count == 1)
+        let values = try #require(outcomes.first?.outcome.values)
+        #expect(values.map(\.kind) == ["range", "start", "finish", "minimum", "maximum", "limb"])
+        #expect(values.prefix(5).map(\.numberValue) == [73, 2, 3, 1, 74])
+        #expect(values.prefix(5).allSatisfy { $0.units == "deg" })
+        #expect(values.last?.value == .text("left"))
+        // Reminder at 09:00, then hold still (press at 09:00:10), go (+2 s), done (+10 s).
+        let chimes = harness.outcomesAtChimeStarts
+        #expect(chimes.count == 4)
+        #expect(chimes.map(\.1) == [0, 0, 0, 1])  // the result was stored before "done" sounded
+        let messages = harness.output.messages
+        let order = ["measurement started", "hold still", "go: extend the knee", "stored range 73.0°"]
+        let positions = order.map { step in messages.firstIndex { $0.hasPrefix(step) } }
+        #expect(positions.allSatisfy { $0 != nil })
+        #expect(positions.compactMap { $0 } == positions.compactMap { $0 }.sorted())
+        #expect(messages.contains("1 measurement done; stopping as asked"))
+        // The success pattern: the LED on for 3 s after the result.
+        #expect(harness.chip.changes.contains { $0.line.name == "GPIO27" && $0.value })
+        #expect(harness.output.states.last == .stopping)
+    }
+
+    @Test func stopSignalMidSessionAbortsWithoutAnOutcome() throws {
+        let harness = try dueDay(presses: [ScriptedPress(atSeconds: 20)])
+        let stopAt = harness.local(2026, 6, 8, 9, 0, 16)  // after "go", before the result
+        try harness.run(until: harness.local(2026, 6, 8, 10)) { $0 >= stopAt }
+        #expect(try harness.rangeOfMotionOutcomes().isEmpty)
+        #expect(harness.measurements.started.first?.aborted == true)
+        #expect(harness.output.messages.contains("measurement aborted by the stop request; nothing stored"))
+        #expect(harness.output.states.first == .ready)
+        #expect(harness.output.states.last == .stopping)
+        // Every output ends off.
+        for line in ["GPIO22", "GPIO27"] {
+            #expect(harness.chip.changes.last { $0.line.name == line }?.value == false, "\(line)")
+        }
+    }
+
+    @Test func sensorFaultMidSessionGivesTheErrorCueStoresNothingAndCarriesOn() throws {
+        let fault = "i2c read of 14 bytes at 0x3B from 0x68 on /dev/i2c-1: Remote I/O error (EREMOTEIO)"
+        let harness = try dueDay(
+            presses: [ScriptedPress(atSeconds: 20), ScriptedPress(atSeconds: 90)],
+            scripts: [[(0, .holdStill), (2, .go), (4, .failed(fault, sensorFault: true))], ScriptedMeasurements.success()])
+        harness.exitAfter = 2
+        try harness.run(until: harness.local(2026, 6, 8, 10))
+        #expect(harness.output.logs.contains { $0.0 == .error && $0.1 == "measurement failed: \(fault); nothing stored" })
+        // The error chime (two long tones) sounded, then the second session stored its result.
+        #expect(harness.measurements.started.count == 2)
+        #expect(try harness.rangeOfMotionOutcomes().count == 1)
+        #expect(harness.sensor.probes >= 2)  // checked again before the second session
+        // The failure's LED pattern: groups of 3 blinks.
+        let blinks = harness.chip.changes.filter { $0.line.name == "GPIO27" && $0.value }.map(\.atNanoseconds)
+        let gaps = zip(blinks, blinks.dropFirst()).map { $1 - $0 }
+        #expect(gaps.contains(500_000_000))
+    }
+
+    @Test func missingSensorKeepsTheDaemonRunningAndRetrying() throws {
+        let harness = try dueDay(presses: [ScriptedPress(atSeconds: 20), ScriptedPress(atSeconds: 200)], sensorProblem: "i2c open /dev/i2c-1: No such file or directory (ENOENT)")
+        harness.exitAfter = 1
+        let plugIn = harness.local(2026, 6, 8, 9, 2)
+        harness.onTurn = { now in if now >= plugIn { harness.sensor.currentProblem = nil } }
+        try harness.run(until: harness.local(2026, 6, 8, 10))
+        #expect(harness.output.states.first == .ready)
+        #expect(harness.output.states.contains { if case .status(let s) = $0 { s.hasPrefix("motion sensor missing on /dev/i2c-1 at 0x68") } else { false } })
+        #expect(harness.output.messages.contains { $0.hasPrefix("no measurement: motion sensor missing") })
+        #expect(harness.output.messages.contains("motion sensor answers on /dev/i2c-1 at 0x68"))
+        #expect(harness.measurements.started.count == 1)
+        #expect(try harness.rangeOfMotionOutcomes().count == 1)
+    }
+
+    @Test func longPressCancelsAndShortPressEndsEarly() throws {
+        let harness = try dueDay(
+            presses: [ScriptedPress(atSeconds: 20), ScriptedPress(atSeconds: 24, holdSeconds: 2), ScriptedPress(atSeconds: 60), ScriptedPress(atSeconds: 64)],
+            scripts: [[(0, .holdStill), (2, .go), (100, .finished(ScriptedMeasurements.result))], [(0, .holdStill), (2, .go), (8, .finished(ScriptedMeasurements.result))]])
+        harness.exitAfter = 2
+        try harness.run(until: harness.local(2026, 6, 8, 10))
+        #expect(harness.output.messages.contains("measurement cancelled by a long press"))
+        #expect(harness.output.messages.contains("measurement cancelled; nothing stored"))
+        #expect(harness.measurements.started.count == 2)
+        #expect(harness.measurements.started[1].stopped)
+        #expect(try harness.rangeOfMotionOutcomes().count == 1)
+    }
+
+    @Test func pressOnADoneDayStartsNothing() throws {
+        let harness = try dueDay(presses: [ScriptedPress(atSeconds: 20), ScriptedPress(atSeconds: 60)])
+        try harness.run(until: harness.local(2026, 6, 8, 9, 5))
+        #expect(harness.measurements.started.count == 1)
+        #expect(harness.output.messages.contains("no measurement: today's measurement is already stored"))
+    }
+
+    @Test func unusableResultIsNotStored() throws {
+        let implausible = RangeOfMotionResult(start: 0, finish: 0, minimum: -90, maximum: 170, flags: .implausible)
+        let harness = try dueDay(presses: [ScriptedPress(atSeconds: 20)], scripts: [ScriptedMeasurements.success(implausible)])
+        harness.exitAfter = 1
+        try harness.run(until: harness.local(2026, 6, 8, 10))
+        #expect(try harness.rangeOfMotionOutcomes().isEmpty)
+        #expect(harness.output.messages.contains { $0.hasPrefix("measurement not usable: implausible angles") })
+    }
+
+    @Test func notificationsComeInOrderWithWatchdogPings() throws {
+        let harness = try dueDay(presses: [ScriptedPress(atSeconds: 20)])
+        harness.watchdog = ServiceWatchdog(environment: ["WATCHDOG_USEC": "10000000"], processID: 1)
+        harness.exitAfter = 1
+        try harness.run(until: harness.local(2026, 6, 8, 10))
+        let states = harness.output.states
+        #expect(states.first == .ready)
+        #expect(states.last == .stopping)
+        #expect(states.filter { $0 == .stopping }.count == 1)
+        let pings = states.indices.filter { states[$0] == .watchdog }
+        #expect(pings.count >= 3)
+        #expect(pings.allSatisfy { $0 > 0 && $0 < states.count - 1 })
+        #expect(states.contains(.status("measuring: hold still")))
+        #expect(states.contains(.status("today's measurement is done")))
+    }
+
+    @Test func controlRequestsAreServedFromTheLoop() throws {
+        let harness = try dueDay()
+        harness.exitAfter = 1
+        let at = { (seconds: Double) in harness.start.addingTimeInterval(seconds) }
+        harness.requests.send(.status, at: at(5))
+        harness.requests.send(.calibrate, at: at(5))
+        harness.requests.send(.measure(limb: nil), at: at(20))
+        harness.requests.send(.measure(limb: nil), at: at(25))
+        harness.requests.send(.exportDone(files: ["a.csv", "a.json"]), at: at(10))
+        try harness.run(until: harness.local(2026, 6, 8, 10))
+        let replies = harness.requests.replies
+        try #require(replies.map(\.0.name) == ["status", "calibrate", "export-done", "measure", "measure"])
+        #expect(replies[0].1.status == .ok)
+        #expect(replies[0].1.message.hasPrefix("range-of-motion measurement due today"))
+        #expect(replies[1].1.status == .failed)
+        #expect(replies[2].1.status == .ok)
+        #expect(harness.output.messages.contains("export finished: 2 files; the stick may be removed"))
+        #expect(replies[3].1 == .busy("a measurement is running"))
+        #expect(replies[4].1.status == .ok)
+        #expect(replies[4].1.message.hasPrefix("stored range 73.0°"))
+        struct Payload: Decodable { let range: Double }
+        #expect(try replies[4].1.decodePayload(as: Payload.self).range == 73)
+        #expect(try harness.rangeOfMotionOutcomes().count == 1)
+    }
+}
+
+/// The daemon with the real measurement on the simulated sensor, faster than real time.
+@Suite("Daemon on the simulated sensor")
+struct DaemonSimulatedSensorTests {
+    private func simulator(fault: SimulatedFault?) -> SensorMeasurements {
+        SensorMeasurements(configuration: .standard, calibration: nil, pacing: .sensorClock) {
+            let clock = ManualClock()
+            let device = SimulatedMPU6050(scenario: .kneeExtension(seed: 7, peakDegrees: 70), clock: clock)
+            if let fault { device.inject(fault) }
+            return try MPU6050(bus: device, clock: clock)
+        }
+    }
+
+    @Test func measuresAKneeExtensionAndStoresIt() throws {
+        let harness = try DaemonHarness(
+            start: { $0.local(2026, 6, 8, 9, 30) }, planStart: { $0.local(2026, 6, 2) }, presses: [ScriptedPress(atSeconds: 5)])
+        harness.starter = simulator(fault: nil)
+        harness.exitAfter = 1
+        try harness.run(until: harness.local(2026, 6, 9))
+        let outcome = try #require(try harness.rangeOfMotionOutcomes().first)
+        let range = try #require(outcome.outcome.value(ofKind: "range")?.numberValue)
+        // Extension from a 5° rest to 70°: the simulated shank moves through 65°.
+        #expect(abs(range - 65) < 5, "range \(range)")
+    }
+
+    @Test func sensorUnpluggedMidSessionStoresNothing() throws {
+        let harness = try DaemonHarness(
+            start: { $0.local(2026, 6, 8, 9, 30) }, planStart: { $0.local(2026, 6, 2) }, presses: [ScriptedPress(atSeconds: 5)])
+        harness.starter = simulator(fault: .deviceGone(afterSeconds: 3))
+        harness.exitAfter = 1
+        try harness.run(until: harness.local(2026, 6, 9))
+        #expect(try harness.rangeOfMotionOutcomes().isEmpty)
+        #expect(harness.output.logs.contains { $0.0 == .error && $0.1.hasPrefix("measurement failed: the sensor failed") })
+    }
+}

@@ -1,0 +1,299 @@
+import Appliance
+import Care
+import CareStorage
+import Foundation
+import Fusion
+import GPIO
+import ServiceSupport
+import Synchronization
+
+/// Records what the daemon tells the service manager and the journal.
+final class RecordingOutput: DaemonOutput, @unchecked Sendable {
+    private let lock = NSLock()
+    private var _states: [ServiceState] = []
+    private var _logs: [(LogLevel, String)] = []
+
+    func notify(_ states: [ServiceState]) {
+        lock.withLock { _states += states }
+    }
+
+    func log(_ level: LogLevel, _ message: String) {
+        lock.withLock { _logs.append((level, message)) }
+    }
+
+    var states: [ServiceState] { lock.withLock { _states } }
+    var logs: [(LogLevel, String)] { lock.withLock { _logs } }
+    var messages: [String] { logs.map(\.1) }
+
+    func messages(containing text: String) -> [String] {
+        messages.filter { $0.contains(text) }
+    }
+}
+
+/// A sensor probe whose answer the test sets.
+final class FakeSensorProbe: SensorProbe {
+    var currentProblem: String?
+    var probes = 0
+    let location = "/dev/i2c-1 at 0x68"
+
+    init(problem: String? = nil) {
+        currentProblem = problem
+    }
+
+    func problem() -> String? {
+        probes += 1
+        return currentProblem
+    }
+}
+
+/// A measurement that plays a script on the daemon's monotonic clock.
+final class ScriptedMeasurement: GuidedMeasurement {
+    private let clock: any GPIOClock
+    private var script: [(at: UInt64, event: GuidedMeasurementEvent)]
+    private(set) var stopped = false
+    private(set) var aborted = false
+
+    init(clock: any GPIOClock, script: [(seconds: Double, event: GuidedMeasurementEvent)]) {
+        self.clock = clock
+        let start = clock.nowNanoseconds
+        self.script = script.map { (start + UInt64($0.seconds * 1e9), $0.event) }
+    }
+
+    func takeEvents() -> [GuidedMeasurementEvent] {
+        if aborted {
+            script.removeAll()
+            aborted = false
+            return [.aborted]
+        }
+        let now = clock.nowNanoseconds
+        let due = script.prefix { $0.at <= now }
+        script.removeFirst(due.count)
+        return due.map(\.event)
+    }
+
+    func stop() {
+        stopped = true
+    }
+
+    func abort() {
+        aborted = true
+    }
+}
+
+/// Starts scripted measurements, one script per session in turn.
+final class ScriptedMeasurements: GuidedMeasurementStarter {
+    let clock: any GPIOClock
+    var scripts: [[(seconds: Double, event: GuidedMeasurementEvent)]]
+    var startError: String?
+    private(set) var started: [ScriptedMeasurement] = []
+
+    init(clock: any GPIOClock, scripts: [[(seconds: Double, event: GuidedMeasurementEvent)]]) {
+        self.clock = clock
+        self.scripts = scripts
+    }
+
+    struct StartFailure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    func startMeasurement() throws -> any GuidedMeasurement {
+        if let startError { throw StartFailure(description: startError) }
+        let script = scripts.isEmpty ? Self.success() : scripts.removeFirst()
+        let measurement = ScriptedMeasurement(clock: clock, script: script)
+        started.append(measurement)
+        return measurement
+    }
+
+    static let result = RangeOfMotionResult(start: 2, finish: 3, minimum: 1, maximum: 74)
+
+    /// Hold still, go after 2 s, moving, a result after 10 s.
+    static func success(_ result: RangeOfMotionResult = result) -> [(seconds: Double, event: GuidedMeasurementEvent)] {
+        [(0, .holdStill), (2, .go), (3, .moving), (10, .finished(result))]
+    }
+}
+
+/// Control requests queued by the test, replies recorded.
+final class QueuedRequests: ControlRequestSource {
+    private var queue: [(at: Date, request: ControlRequest)] = []
+    private(set) var replies: [(ControlRequest, ControlReply)] = []
+    let wallClock: any WallClock
+
+    init(wallClock: any WallClock) {
+        self.wallClock = wallClock
+    }
+
+    func send(_ request: ControlRequest, at date: Date) {
+        queue.append((date, request))
+    }
+
+    func takeRequests() -> [PendingControlRequest] {
+        let now = wallClock.now
+        let due = queue.filter { $0.at <= now }
+        queue.removeAll { $0.at <= now }
+        return due.map { item in
+            PendingControlRequest(request: item.request) { [self] reply in replies.append((item.request, reply)) }
+        }
+    }
+}
+
+/// A daemon on the simulated GPIO chip, a manual clock and a real care store in a temporary
+/// directory, run until a condition holds.
+final class DaemonHarness {
+    let directory: String
+    let store: CareStore
+    let calendar: Calendar
+    let clock = ManualGPIOClock(startNanoseconds: 1_000_000_000)
+    let wallClock: SimulatedWallClock
+    let chip: SimulatedGPIO
+    let output = RecordingOutput()
+    let sensor: FakeSensorProbe
+    let measurements: ScriptedMeasurements
+    let requests: QueuedRequests
+    var configuration = ApplianceConfiguration()
+    var timing = DaemonTiming(
+        pollNanoseconds: 5_000_000_000, storeRefreshNanoseconds: 600_000_000_000,
+        sensorRetryNanoseconds: 10_000_000_000, faultCueNanoseconds: 15_000_000_000)
+    var synchronized = true
+    var watchdog: ServiceWatchdog?
+    var exitAfter: Int?
+    /// Called on every loop turn with the wall time (to act mid-run: onboard, step the clock).
+    var onTurn: (Date) -> Void = { _ in }
+    /// The measurements the daemon starts (scripted unless a test puts the simulator here).
+    var starter: (any GuidedMeasurementStarter)?
+    let start: Date
+    /// Wall times of the buzzer's rising edges.
+    private let buzzerOnTimes = DateLog()
+    private let outcomeProbe: OutcomeProbe
+
+    /// - Parameters:
+    ///   - start: The wall time the daemon starts at.
+    ///   - planStart: The care plan's first day (nil: no plan).
+    ///   - onboarded: Whether onboarding is done (at the plan start).
+    init(
+        zone: String = "America/Los_Angeles", start: (Calendar) -> Date, planStart: ((Calendar) -> Date)?,
+        onboarded: Bool = true, presses: [ScriptedPress] = [], sensorProblem: String? = nil,
+        scripts: [[(seconds: Double, event: GuidedMeasurementEvent)]] = []
+    ) throws {
+        directory = NSTemporaryDirectory() + "romdev-daemon-tests-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let calendar = Zones.calendar(zone)
+        self.calendar = calendar
+        store = try CareStore(path: directory + "/care.sqlite", timeZone: calendar.timeZone)
+        self.start = start(calendar)
+        wallClock = SimulatedWallClock(start: self.start, monotonic: clock)
+        sensor = FakeSensorProbe(problem: sensorProblem)
+        measurements = ScriptedMeasurements(clock: clock, scripts: scripts)
+        requests = QueuedRequests(wallClock: wallClock)
+        let startWall = self.start
+        let clock = clock
+        let buzzerOnTimes = buzzerOnTimes
+        let probe = OutcomeProbe()
+        outcomeProbe = probe
+        chip = SimulatedGPIO(clock: clock, presses: presses) { change in
+            if change.line.name == "GPIO22", change.value {
+                let wall = startWall.addingTimeInterval(Double(change.atNanoseconds) / 1e9)
+                buzzerOnTimes.append(wall)
+                probe.check(at: wall)
+            }
+        }
+        probe.store = store
+        if let planStart {
+            let first = planStart(calendar)
+            _ = try store.seedRecoverPlan(start: first, limb: .left, timeZone: calendar.timeZone, now: first)
+            if onboarded { try onboard(at: first.addingTimeInterval(60)) }
+        }
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    func onboard(at date: Date) throws {
+        let day = calendar.dayInterval(containing: date)
+        let event = try store.fetchEvents(taskID: RecoverCarePlan.TaskID.onboarding, from: day.start, to: day.end)[0]
+        try store.addOutcome(
+            NewOutcome(taskUUID: event.task.uuid, occurrence: event.scheduleEvent.occurrence,
+                       values: [OutcomeValue(.text("Test"), kind: "onboarding.consent.by", createdDate: date)]),
+            now: date)
+    }
+
+    /// Runs the daemon until the wall clock reaches `end` or `stopWhen` holds (as a stop signal).
+    func run(until end: Date, stopWhen: @escaping (Date) -> Bool = { _ in false }) throws {
+        var lines = configuration.gpio
+        lines.chip = .path(chip.info.path)
+        let panel = try ControlPanel(
+            configuration: lines,
+            locator: GPIOLineLocator(directory: "/nonexistent") { [chip] _ throws(GPIOError) in chip }, clock: clock)
+        let wallClock = wallClock
+        let onTurn = onTurn
+        let daemon = ApplianceDaemon(
+            parts: ApplianceDaemon.Parts(
+                store: store, panel: panel, monotonic: clock, wallClock: wallClock, sensor: sensor,
+                measurements: starter ?? measurements, output: output, clockSynchronized: { [unowned self] in synchronized },
+                stopRequested: {
+                    let now = wallClock.now
+                    onTurn(now)
+                    return now >= end || stopWhen(now)
+                },
+                requests: requests),
+            settings: ApplianceDaemon.Settings(
+                configuration: configuration, timing: timing, watchdog: watchdog, exitAfterMeasurements: exitAfter))
+        daemon.run(sensorProblem: sensor.problem())
+    }
+
+    /// Wall times at which a chime began: rising buzzer edges more than 1 s after the previous.
+    var chimeStarts: [Date] {
+        var starts: [Date] = []
+        var last: Date?
+        for time in buzzerOnTimes.dates {
+            if last.map({ time.timeIntervalSince($0) > 1 }) ?? true { starts.append(time) }
+            last = time
+        }
+        return starts
+    }
+
+    /// Range-of-motion outcomes in the store when each chime began (wall time, count).
+    var outcomesAtChimeStarts: [(Date, Int)] {
+        let starts = Set(chimeStarts)
+        return outcomeProbe.counts.filter { starts.contains($0.0) }
+    }
+
+    /// Rising buzzer edges, in wall time.
+    var buzzerOns: [Date] { buzzerOnTimes.dates }
+
+    /// The range-of-motion outcomes stored.
+    func rangeOfMotionOutcomes() throws -> [StoredOutcome] {
+        try store.fetchOutcomes(OutcomeQuery(taskIDs: [RecoverCarePlan.TaskID.rangeOfMotionCheck]))
+    }
+
+    /// The local instant of a wall time in the harness's zone.
+    func local(_ year: Int, _ month: Int, _ day: Int, _ hour: Int = 0, _ minute: Int = 0, _ second: Int = 0) -> Date {
+        calendar.local(year, month, day, hour, minute, second)
+    }
+}
+
+/// Dates appended from any thread.
+final class DateLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [Date] = []
+
+    func append(_ date: Date) {
+        lock.withLock { stored.append(date) }
+    }
+
+    var dates: [Date] { lock.withLock { stored } }
+}
+
+/// Counts the stored range-of-motion outcomes when the buzzer starts a tone.
+final class OutcomeProbe: @unchecked Sendable {
+    var store: CareStore?
+    private let lock = NSLock()
+    private var stored: [(Date, Int)] = []
+
+    func check(at wall: Date) {
+        let count = (try? store?.fetchOutcomes(OutcomeQuery(taskIDs: [RecoverCarePlan.TaskID.rangeOfMotionCheck])).count) ?? -1
+        lock.withLock { stored.append((wall, count ?? -1)) }
+    }
+
+    var counts: [(Date, Int)] { lock.withLock { stored } }
+}
