@@ -1,5 +1,7 @@
 import Appliance
 import Foundation
+import GPIO
+import Sensor
 
 /// `romdev daemon`: the appliance itself (button, LED, buzzer, sensor and store), and its
 /// configuration file.
@@ -10,44 +12,91 @@ struct DaemonCommand: CommandAction, Equatable {
         "print-config", help: "Print the default configuration file, every key commented, and exit.")
     static let checkConfig = Option.flag(
         "check-config", help: "Read the configuration file, report the first problem (exit 78) or print the settings, and exit.")
+    static let simulate = Option.flag(
+        "simulate", inlineValueName: "scenario",
+        help: "Run on the simulated sensor and GPIO chip, LED and buzzer changes in the log; '--simulate=still' names what the simulated leg does.",
+        allowedValues: SimulationScenario.names)
+    static let seed = Option.value(
+        "seed", valueName: "n", help: "Simulation only: seed of the simulated sensor's noise.", defaultValue: "0")
+    static let pressAt = Option.value(
+        "press-at", valueName: "list",
+        help: "Simulation only: button presses after the start, e.g. 7s,40s+2s (+HOLD for a long press). Without it, each line on standard input is a short press ('long' for a long one).")
+    static let startAt = Option.value(
+        "start-at", valueName: "time",
+        help: "Simulation only: the wall clock's start, local time in the plan's zone, e.g. 2026-06-08T08:59:55 (default: now).")
+    static let exitAfter = Option.value(
+        "exit-after", valueName: "n", help: "Simulation only: stop after N measurements have ended (stored or failed).")
+    static let timeScale = Option.value(
+        "time-scale", valueName: "factor",
+        help: "Simulation only: run simulated time this many times faster than real time (1 to 1000).", defaultValue: "1")
 
     static let command = Command(
         name: "daemon", abstract: "Run the appliance: reminders, the button and guided measurements.",
         discussion: """
+            Opens the care store, checks the motion sensor, requests the button, LED and
+            buzzer lines, then tells systemd it is ready. Until onboarding is done it does
+            nothing else. On a day with a range-of-motion measurement due the LED flashes and
+            the buzzer chimes at the reminder times (never in quiet hours, and not while the
+            clock is not trusted) until the measurement is stored. A short press starts the
+            guided measurement: one beep, hold still; two rising beeps, extend the knee and
+            return; three rising tones once the result is stored. A long press cancels. A
+            missing sensor is retried; SIGTERM or SIGINT aborts a running measurement without
+            storing anything and exits 0. 'romdev measure' and the export service reach the
+            daemon over its control socket ($ROMDEV_RUNTIME_DIR, else /run/romdev).
+
             The configuration file holds 'key = value' lines: the store, the sensor's I2C bus
             and address, the GPIO lines, the sample rate, the reminder times, quiet hours and
             the time zone; --print-config prints every key with its default and meaning. A
             missing default file means all defaults; a file given with --config must exist.
 
             EXIT CODES:
-              0     Stopped by SIGTERM or SIGINT, or --print-config / --check-config done.
-              1     Start-up failed: the care store or the GPIO lines could not be opened.
+              0     Stopped by SIGTERM or SIGINT (or, simulated, after --exit-after), or
+                    --print-config / --check-config done.
+              1     Start-up failed: the care store, the GPIO lines or the control socket
+                    could not be opened.
               64    Usage error (EX_USAGE).
               78    The configuration file cannot be used (EX_CONFIG); the message names the
                     file, the line and the key.
             """,
-        options: [config, printConfig, checkConfig],
+        options: [config, printConfig, checkConfig] + StoreOptions.options
+            + [simulate, seed, pressAt, startAt, exitAfter, timeScale],
         make: { try DaemonCommand($0) })
+
+    /// What `--simulate` and its options ask for.
+    struct Simulation: Equatable {
+        var scenario: String
+        var seed: UInt64
+        /// Scripted presses; nil reads presses from standard input.
+        var presses: [ScriptedPress]?
+        var startAt: DateArgument?
+        var exitAfter: Int?
+        var timeScale: Double
+    }
 
     enum Mode: Equatable {
         case printConfig
         case checkConfig
+        case run(simulation: Simulation?)
     }
 
     var configPath: String
     /// Whether the path was given on the command line (then the file must exist).
     var configGiven: Bool
+    var store: StoreOptions
     var mode: Mode
 
-    init(configPath: String, configGiven: Bool, mode: Mode) {
+    init(configPath: String, configGiven: Bool, store: StoreOptions, mode: Mode) {
         self.configPath = configPath
         self.configGiven = configGiven
+        self.store = store
         self.mode = mode
     }
 
     init(_ values: ParsedValues) throws {
         configPath = try values.required(Self.config) { $0.isEmpty ? nil : $0 }
         configGiven = !values.strings(Self.config).isEmpty
+        store = StoreOptions(values)
+        let simulation = try Self.simulation(values)
         switch (values.isSet(Self.printConfig), values.isSet(Self.checkConfig)) {
         case (true, true):
             throw UsageError("Give either '--print-config' or '--check-config', not both")
@@ -57,8 +106,27 @@ struct DaemonCommand: CommandAction, Equatable {
         case (false, true):
             mode = .checkConfig
         case (false, false):
-            throw UsageError("Missing expected argument '--print-config' or '--check-config'")
+            mode = .run(simulation: simulation)
         }
+    }
+
+    private static func simulation(_ values: ParsedValues) throws -> Simulation? {
+        let simulationOnly = [seed, pressAt, startAt, exitAfter, timeScale]
+        guard values.isSet(simulate) else {
+            if let given = simulationOnly.first(where: { !values.strings($0).isEmpty }) {
+                throw UsageError("The option '\(given.longName)' only applies with '--simulate'")
+            }
+            return nil
+        }
+        return Simulation(
+            scenario: values.strings(simulate).last ?? "knee-extension",
+            seed: try values.value(seed) { UInt64($0) } ?? 0,
+            presses: try values.value(pressAt) { text -> [ScriptedPress] in try ScriptedPress.parseList(text) },
+            startAt: try values.value(startAt, DateArgument.parse),
+            exitAfter: try values.value(exitAfter) { text -> Int? in Int(text).flatMap { $0 >= 1 ? $0 : nil } },
+            timeScale: try values.value(timeScale) { text -> Double? in
+                Double(text).flatMap { (1...1000).contains($0) ? $0 : nil }
+            } ?? 1)
     }
 
     func run(in context: CommandContext) throws {
@@ -70,6 +138,9 @@ struct DaemonCommand: CommandAction, Equatable {
             let exists = FileManager.default.fileExists(atPath: configPath)
             context.output.line(exists ? "\(configPath): OK" : "\(configPath): not found, so every default applies")
             context.output.write(configuration.fileText(withComments: false))
+        case .run(let simulation):
+            let configuration = try Self.loadConfiguration(path: configPath, mustExist: configGiven)
+            try DaemonLauncher(configuration: configuration, store: store, simulation: simulation).run(in: context)
         }
     }
 

@@ -1,0 +1,245 @@
+import Appliance
+import CareStorage
+import Foundation
+import Fusion
+import GPIO
+import LinuxSystem
+import Sensor
+import ServiceSupport
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Builds the daemon's parts in start-up order (store, sensor check, GPIO lines, control socket)
+/// from the configuration, for the board or the simulator, and runs its loop.
+struct DaemonLauncher {
+    let configuration: ApplianceConfiguration
+    let store: StoreOptions
+    let simulation: DaemonCommand.Simulation?
+
+    func run(in context: CommandContext) throws {
+        let logger = ServiceLogger()
+        let notifier: ServiceNotifier
+        do {
+            notifier = try ServiceNotifier(environment: context.environment)
+        } catch {
+            throw CommandFailure("cannot notify the service manager", why: "\(error)")
+        }
+        let output = JournalOutput(logger: logger, notifier: notifier)
+
+        // 1. The care store (created empty when missing: the daemon then waits for 'romdev init').
+        let storeOptions = StoreOptions(path: store.path ?? configuration.storePath)
+        let location = storeOptions.resolve(in: context)
+        let careStore = try attempt("could not open the care store at \(location.path)") {
+            try CareStore(path: location.path, timeZone: configuration.timeZone ?? context.defaultTimeZone)
+        }
+        logger.notice("care store \(location.path) (from \(location.source.rawValue))")
+
+        // 2. The sensor, checked once now and again while it is missing.
+        let clocks = Clocks(simulation: simulation)
+        let calibration = try CalibrationFile(explicitPath: nil, store: storeOptions, in: context).load()
+        let sensorSettings = try MPU6050Configuration(sampleRateHz: configuration.sampleRateHz)
+        let openSensor = sensorOpener(clock: clocks.sensor)
+        let sensorLocation = simulation.map { "simulated \($0.scenario) sensor" }
+            ?? "\(configuration.i2cBus) at \(addressText(configuration.i2cAddress))"
+        let probe = SensorIdentityProbe(location: sensorLocation, openSensor: openSensor)
+        let sensorProblem = probe.problem()
+        let measurements = SensorMeasurements(
+            configuration: sensorSettings, calibration: calibration,
+            pacing: simulation == nil ? .realTime : .sensorClock, openSensor: openSensor)
+        logger.info("calibration: \(calibration == nil ? "none (run 'romdev calibrate')" : "loaded")")
+
+        // 3. The button, LED and buzzer.
+        let (panel, simulatedChip) = try controlPanel(clock: clocks.monotonic, logger: logger)
+
+        // 4. The control socket.
+        let socketPath = ControlSocketLocation.path(environment: context.environment)
+        let requests: ControlServerRequests?
+        do {
+            requests = ControlServerRequests(server: try ControlServer(path: socketPath), logger: logger)
+            logger.info("control socket \(socketPath)")
+        } catch .alreadyRunning(let path) {
+            try? panel.shutDown()
+            throw CommandFailure(
+                "another romdev daemon is running", why: "it answers on \(path)",
+                hint: "stop it first (systemctl stop romdev); the GPIO lines and the sensor serve one daemon")
+        } catch {
+            requests = nil
+            logger.warning("no control socket (\(error)); 'romdev measure' will not reach this daemon")
+        }
+
+        let wallClock: any WallClock
+        if let simulation {
+            let calendar = careStore.calendar
+            let start = try simulation.startAt.map { argument -> Date in
+                guard let date = argument.date(in: calendar) else {
+                    throw CommandFailure("the start time \(argument) does not exist in \(calendar.timeZone.identifier)")
+                }
+                return date
+            } ?? context.now()
+            wallClock = SimulatedWallClock(start: start, monotonic: clocks.monotonic)
+            if let simulatedChip, simulation.presses == nil {
+                StandardInputPresses.start(chip: simulatedChip, logger: logger)
+            }
+            logger.notice("simulation: wall clock from \(LocalTime.iso8601(start, calendar: calendar)), time \(format(simulation.timeScale, 0))x")
+        } else {
+            wallClock = SystemWallClock()
+        }
+
+        let signals: SignalWatcher
+        do {
+            signals = try SignalWatcher()
+        } catch {
+            try? panel.shutDown()
+            throw CommandFailure("cannot install the signal handlers", why: "\(error)")
+        }
+        defer { signals.restore() }
+        let daemon = ApplianceDaemon(
+            parts: ApplianceDaemon.Parts(
+                store: careStore, panel: panel, monotonic: clocks.monotonic, wallClock: wallClock, sensor: probe,
+                measurements: measurements, output: output,
+                clockSynchronized: simulation == nil ? { ClockSynchronization.isSynchronized() } : { true },
+                stopRequested: { signals.isStopRequested }, requests: requests),
+            settings: ApplianceDaemon.Settings(
+                configuration: configuration,
+                watchdog: ServiceWatchdog(environment: context.environment, processID: getpid()),
+                exitAfterMeasurements: simulation?.exitAfter))
+        daemon.run(sensorProblem: sensorProblem)
+    }
+
+    /// The daemon's clocks: the host's, or one scaled simulated time for everything.
+    struct Clocks {
+        let monotonic: any GPIOClock
+        let sensor: any MonotonicClock
+
+        init(simulation: DaemonCommand.Simulation?) {
+            if let simulation {
+                let scaled = ScaledClock(rate: simulation.timeScale)
+                monotonic = scaled
+                sensor = scaled
+            } else {
+                monotonic = SystemGPIOClock()
+                sensor = SystemClock()
+            }
+        }
+    }
+
+    /// Opens the sensor for one session or probe: the I2C adapter, or a fresh simulated sensor.
+    func sensorOpener(clock: any MonotonicClock) -> SensorMeasurements.OpenSensor {
+        if let simulation {
+            let scenario = SimulationScenario.named(simulation.scenario, seed: simulation.seed) ?? .kneeExtension(seed: simulation.seed)
+            let address = configuration.i2cAddress
+            return {
+                try MPU6050(bus: SimulatedMPU6050(scenario: scenario, clock: clock), address: address, clock: clock)
+            }
+        }
+        let bus = configuration.i2cBus
+        let address = configuration.i2cAddress
+        return { try MPU6050(bus: try LinuxI2CBus(path: bus), address: address, clock: clock) }
+    }
+
+    /// Requests the lines on the board's chips, or on a simulated chip whose output changes are
+    /// logged.
+    func controlPanel(clock: any GPIOClock, logger: ServiceLogger) throws -> (ControlPanel, SimulatedGPIO?) {
+        var lines = configuration.gpio
+        let locator: GPIOLineLocator
+        var chip: SimulatedGPIO?
+        if let simulation {
+            let names = Self.lineNames(lines)
+            let simulated = SimulatedGPIO(clock: clock, presses: simulation.presses ?? []) { change in
+                let name = change.line.name.flatMap { names[$0] } ?? change.line.description
+                logger.info("sim +\(format(Double(change.atNanoseconds) / 1e9, 2))s \(name) \(change.value ? "on" : "off")")
+            }
+            chip = simulated
+            lines.chip = .path(simulated.info.path)
+            locator = GPIOLineLocator(directory: "/nonexistent") { _ throws(GPIOError) in simulated }
+        } else {
+            locator = GPIOLineLocator()
+        }
+        do {
+            return (try ControlPanel(configuration: lines, locator: locator, clock: clock), chip)
+        } catch {
+            throw CommandFailure(
+                "cannot request the GPIO lines", why: "\(error)",
+                hint: "check the button, led and buzzer keys of the configuration, that the romdev user is in group gpio, and that no other program holds the lines (gpioinfo)")
+        }
+    }
+
+    /// `GPIO27` → `LED` for the simulator's log.
+    static func lineNames(_ lines: GPIOConfiguration) -> [String: String] {
+        var names: [String: String] = [:]
+        if case .name(let name) = lines.led { names[name] = "LED" }
+        if case .name(let name) = lines.button { names[name] = "button" }
+        if case .line(.name(let name)) = lines.buzzer { names[name] = "buzzer" }
+        return names
+    }
+}
+
+/// The journal and the service manager.
+final class JournalOutput: DaemonOutput {
+    let logger: ServiceLogger
+    let notifier: ServiceNotifier
+    private var notifyFailed = false
+
+    init(logger: ServiceLogger, notifier: ServiceNotifier) {
+        self.logger = logger
+        self.notifier = notifier
+    }
+
+    func notify(_ states: [ServiceState]) {
+        do {
+            try notifier.notify(states)
+        } catch {
+            // Once: a broken socket would otherwise fill the journal every watchdog period.
+            if !notifyFailed { logger.warning("service manager notification failed: \(error)") }
+            notifyFailed = true
+        }
+    }
+
+    func log(_ level: LogLevel, _ message: String) {
+        logger.log(level, message)
+    }
+}
+
+/// The control socket's server as the daemon's request mailbox.
+final class ControlServerRequests: ControlRequestSource {
+    let server: ControlServer
+    let logger: ServiceLogger
+
+    init(server: ControlServer, logger: ServiceLogger) {
+        self.server = server
+        self.logger = logger
+    }
+
+    func takeRequests() -> [PendingControlRequest] {
+        let received: [ControlServer.Received]
+        do {
+            received = try server.receive()
+        } catch {
+            logger.warning("control socket: \(error)")
+            return []
+        }
+        return received.map { item in
+            PendingControlRequest(request: item.request) { [server] reply in _ = server.reply(reply, to: item.id) }
+        }
+    }
+}
+
+/// Presses typed on standard input for `--simulate` without `--press-at`: Enter is a short press,
+/// `long` a long one.
+enum StandardInputPresses {
+    static func start(chip: SimulatedGPIO, logger: ServiceLogger) {
+        logger.notice("simulation: press Enter for a short press, type 'long' for a long press")
+        let thread = Thread {
+            while let line = readLine() {
+                let seconds = Double(chip.elapsedNanoseconds) / 1e9
+                let long = line.trimmingCharacters(in: .whitespaces).lowercased().hasPrefix("l")
+                chip.schedule(ScriptedPress(atSeconds: seconds + 0.05, holdSeconds: long ? 2 : 0.2))
+            }
+        }
+        thread.start()
+    }
+}
