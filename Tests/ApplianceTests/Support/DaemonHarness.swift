@@ -292,7 +292,7 @@ final class OutcomeProbe: @unchecked Sendable {
 
     func check(at wall: Date) {
         let count = (try? store?.fetchOutcomes(OutcomeQuery(taskIDs: [RecoverCarePlan.TaskID.rangeOfMotionCheck])).count) ?? -1
-        lock.withLock { stored.append((wall, count ?? -1)) }
+        lock.withLock { stored.append((wall, count)) }
     }
 
     var counts: [(Date, Int)] { lock.withLock { stored } }
