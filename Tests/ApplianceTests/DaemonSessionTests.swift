@@ -143,23 +143,27 @@ struct DaemonSessionTests {
         let at = { (seconds: Double) in harness.start.addingTimeInterval(seconds) }
         harness.requests.send(.status, at: at(5))
         harness.requests.send(.calibrate, at: at(5))
-        harness.requests.send(.measure(limb: nil), at: at(20))
+        harness.requests.send(.measure(limb: nil, unscheduled: true), at: at(15))
+        harness.requests.send(.measure(limb: "right"), at: at(20))
         harness.requests.send(.measure(limb: nil), at: at(25))
         harness.requests.send(.exportDone(files: ["a.csv", "a.json"]), at: at(10))
         try harness.run(until: harness.local(2026, 6, 8, 10))
         let replies = harness.requests.replies
-        try #require(replies.map(\.0.name) == ["status", "calibrate", "export-done", "measure", "measure"])
+        try #require(replies.map(\.0.name) == ["status", "calibrate", "export-done", "measure", "measure", "measure"])
         #expect(replies[0].1.status == .ok)
         #expect(replies[0].1.message.hasPrefix("range-of-motion measurement due today"))
         #expect(replies[1].1.status == .failed)
         #expect(replies[2].1.status == .ok)
         #expect(harness.output.messages.contains("export finished: 2 files; the stick may be removed"))
-        #expect(replies[3].1 == .busy("a measurement is running"))
-        #expect(replies[4].1.status == .ok)
-        #expect(replies[4].1.message.hasPrefix("stored range 73.0°"))
+        #expect(replies[3].1.status == .failed)  // unscheduled: not the daemon's job
+        #expect(replies[4].1 == .busy("a measurement is running"))
+        #expect(replies[5].1.status == .ok)
+        #expect(replies[5].1.message.hasPrefix("stored range 73.0°"))
         struct Payload: Decodable { let range: Double }
-        #expect(try replies[4].1.decodePayload(as: Payload.self).range == 73)
-        #expect(try harness.rangeOfMotionOutcomes().count == 1)
+        #expect(try replies[5].1.decodePayload(as: Payload.self).range == 73)
+        let outcomes = try harness.rangeOfMotionOutcomes()
+        #expect(outcomes.count == 1)
+        #expect(outcomes.first?.outcome.value(ofKind: "limb")?.value == .text("right"))
     }
 }
 

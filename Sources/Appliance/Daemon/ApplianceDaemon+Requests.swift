@@ -11,10 +11,13 @@ extension ApplianceDaemon {
             switch pending.request {
             case .status:
                 pending.reply(.ok(statusLine(at: wall)))
-            case .measure:
+            case .measure(let limb, let unscheduled):
                 if session != nil {
                     pending.reply(.busy("a measurement is running"))
-                } else if let refusal = startMeasurement(request: pending, at: wall) {
+                } else if unscheduled {
+                    pending.reply(.failed(
+                        "the daemon records only today's scheduled measurement; for an unscheduled one stop it (systemctl stop romdev) and run 'romdev measure --unscheduled'"))
+                } else if let refusal = startMeasurement(request: pending, limb: limb, at: wall) {
                     log(.warning, "measurement request refused: \(refusal)")
                     pending.reply(.failed(refusal))
                 }

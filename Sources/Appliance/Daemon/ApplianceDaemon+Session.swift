@@ -23,15 +23,16 @@ extension ApplianceDaemon {
                 return
             }
             log(.info, "button pressed")
-            if let refusal = startMeasurement(request: nil, at: parts.wallClock.now) {
+            if let refusal = startMeasurement(request: nil, limb: nil, at: parts.wallClock.now) {
                 log(.warning, "no measurement: \(refusal)")
             }
         }
     }
 
     /// Starts a measurement on today's open range-of-motion event.
+    /// - Parameter limb: The limb to record (`left`, `right`); nil for the care plan's.
     /// - Returns: Why it could not start, or nil when it did.
-    func startMeasurement(request: PendingControlRequest?, at wall: Date) -> String? {
+    func startMeasurement(request: PendingControlRequest?, limb: String?, at wall: Date) -> String? {
         refresh(at: wall)
         let slot: CareDayStatus.MeasurementSlot
         switch dayStatus {
@@ -58,7 +59,9 @@ extension ApplianceDaemon {
             play(.error)
             return "cannot start the sensor: \(error)"
         }
-        session = RunningSession(measurement: measurement, slot: slot, request: request)
+        session = RunningSession(
+            measurement: measurement, slot: slot, request: request,
+            limb: limb ?? (try? parts.store.carePlanSettings()?.limb.rawValue))
         shownPattern = nil
         transientPattern = nil
         log(.notice, "measurement started\(request == nil ? "" : " (requested over the control socket)")")
@@ -115,7 +118,7 @@ extension ApplianceDaemon {
         }
         let outcome = NewOutcome(
             taskUUID: running.slot.taskUUID, occurrence: running.slot.occurrence,
-            values: result.outcomeValues(limb: try? parts.store.carePlanSettings()?.limb.rawValue, createdDate: wall))
+            values: result.outcomeValues(limb: running.limb, createdDate: wall))
         do {
             try parts.store.addOutcome(outcome, now: wall)
         } catch {

@@ -100,6 +100,8 @@ public final class ApplianceDaemon {
         let slot: CareDayStatus.MeasurementSlot
         /// The control request that started it, to be answered at the end; nil for the button.
         let request: PendingControlRequest?
+        /// The limb recorded with the result.
+        let limb: String?
         var phase = "starting"
     }
 
