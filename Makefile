@@ -85,19 +85,25 @@ test-kernel: deps
 	echo "$(KERNEL_GUEST) $$bundle $$suites"; \
 	$(KERNEL_GUEST) "$$bundle" "$$suites"
 
-## demo: the care plan end to end (init, onboard, check-in, today's feed) and a measurement on the simulated sensor, in a throwaway directory
+## demo: the whole device on the simulator in a throwaway directory: the care plan (init, onboard, check-in), the daemon on a range-of-motion day (reminder chime, a scripted press, the guided session, the stored result), today's feed and export, the sensor checks
 demo: build
 	@set -e; dir=$$(mktemp -d); trap 'rm -rf "$$dir"' EXIT; \
-	export ROMDEV_STORE="$$dir/care.sqlite"; r="$(BIN_DIR)/romdev"; \
+	export ROMDEV_STORE="$$dir/care.sqlite" ROMDEV_RUNTIME_DIR="$$dir/run"; r="$(BIN_DIR)/romdev"; \
+	today=$$(date +%F); tomorrow=$$(date -d tomorrow +%F); \
 	step() { printf '\n$$ romdev'; for a in "$$@"; do case "$$a" in *" "*) printf " '%s'" "$$a";; *) printf ' %s' "$$a";; esac; done; \
 	  echo; "$$r" "$$@"; }; \
 	echo "romdev demo on a throwaway care store: ROMDEV_STORE=$$ROMDEV_STORE"; \
-	step init; \
+	step init --start "$$today"; \
 	step today; \
 	step onboard --consent-by "Demo Patient"; \
 	step checkin --pain 3 --sleep 7; \
 	step checkin --pain 11 --sleep 7 || echo "(refused with exit status $$?; the store is unchanged)"; \
 	step today; \
+	echo; echo "# The appliance on the simulator, tomorrow (day 1: a range-of-motion day) from 08:59:55:"; \
+	echo "# the 09:00 reminder chimes, the button is pressed at 8 s, the guided session runs"; \
+	echo "# (hold still, go, done) and the daemon stops after storing the result. Log on stderr."; \
+	step daemon --simulate --start-at "$${tomorrow}T08:59:55" --press-at 8s --exit-after 1 2>&1; \
+	step today --date "$$tomorrow"; \
 	step export --format csv; \
 	step doctor --simulate; \
 	step record --simulate --seconds 12 --output "$$dir/session.csv"; \

@@ -1,0 +1,160 @@
+import CareStorage
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// `romdev daemon --simulate` as a process: the whole device on the simulator, its notifications
+/// over a real datagram socket, and what signals do to it.
+@Suite(.serialized) struct DaemonEndToEndTests {
+    /// A store with the plan started today (UTC) and onboarding done, and the daemon's files.
+    final class Device {
+        let directory: TemporaryDirectory
+        let notify: NotifyReceiver
+        let stderrPath: String
+        var process: Process?
+
+        init() throws {
+            directory = try TemporaryDirectory()
+            notify = try NotifyReceiver(directory: directory.path)
+            stderrPath = directory.path + "/daemon.log"
+            let today = Self.day(offset: 0)
+            #expect(try RomdevProcess.run(["init", "--start", today, "--tz", "UTC"], environment: environment).status == 0)
+            #expect(try RomdevProcess.run(["onboard", "--consent-by", "Test"], environment: environment).status == 0)
+        }
+
+        var environment: [String: String] {
+            ["ROMDEV_STORE": directory.storePath, "ROMDEV_RUNTIME_DIR": directory.path + "/run", "HOME": directory.path]
+        }
+
+        /// `YYYY-MM-DD` of today plus `offset` days, in UTC (the tests' zone).
+        static func day(offset: Int) -> String {
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = TimeZone(identifier: "UTC")!
+            let date = calendar.date(byAdding: .day, value: offset, to: Date())!
+            let c = calendar.dateComponents([.year, .month, .day], from: date)
+            return String(format: "%04d-%02d-%02d", c.year!, c.month!, c.day!)
+        }
+
+        /// Starts the daemon on tomorrow (day 1 of the plan, a range-of-motion day).
+        func start(_ arguments: [String]) throws {
+            let process = Process()
+            process.executableURL = RomdevProcess.executable
+            process.arguments = ["daemon", "--simulate"] + arguments
+            var env = environment
+            env["PATH"] = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+            env["TZ"] = "UTC"
+            env["NOTIFY_SOCKET"] = notify.path
+            process.environment = env
+            FileManager.default.createFile(atPath: stderrPath, contents: nil)
+            process.standardError = FileHandle(forWritingAtPath: stderrPath)
+            process.standardOutput = FileHandle.nullDevice
+            process.standardInput = FileHandle.nullDevice
+            try process.run()
+            self.process = process
+        }
+
+        var log: String {
+            (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? ""
+        }
+
+        /// Waits (polling the log, at most `limit` seconds) for a line containing `text`.
+        func waitForLog(_ text: String, limit: Double = 60) -> Bool {
+            let deadline = Date().addingTimeInterval(limit)
+            while Date() < deadline {
+                if log.contains(text) { return true }
+                if process?.isRunning == false { return log.contains(text) }
+                usleep(5_000)
+            }
+            return false
+        }
+
+        func signal(_ number: CInt) {
+            if let process { kill(process.processIdentifier, number) }
+        }
+
+        func wait() -> Int32 {
+            process?.waitUntilExit()
+            return process?.terminationStatus ?? -1
+        }
+
+        func rangeOfMotionOutcomes() throws -> [StoredOutcome] {
+            let store = try CareStore(path: directory.storePath, timeZone: TimeZone(identifier: "UTC")!)
+            #expect(try store.integrityProblem() == nil)
+            return try store.fetchOutcomes(OutcomeQuery(taskIDs: ["rangeOfMotionCheck"]))
+        }
+
+        var tomorrowAt: (String) -> String { { "\(Self.day(offset: 1))T\($0)" } }
+    }
+
+    @Test func simulatedDeviceChimesMeasuresStoresAndNotifiesInOrder() throws {
+        let device = try Device()
+        try device.start(["--start-at", device.tomorrowAt("08:59:58"), "--press-at", "4s", "--exit-after", "1", "--time-scale", "8"])
+        #expect(device.wait() == 0)
+        let log = device.log
+        #expect(log.contains("<6>reminder 09:00: a measurement is due\n"))
+        #expect(log.contains("<6>hold still\n"))
+        #expect(log.contains("<6>go: extend the knee\n"))
+        #expect(log.contains("<5>stored range "))
+        let outcomes = try device.rangeOfMotionOutcomes()
+        #expect(outcomes.count == 1)
+        let range = try #require(outcomes.first?.outcome.value(ofKind: "range")?.numberValue)
+        #expect(range > 40 && range < 90, "range \(range)")
+
+        let datagrams = device.notify.datagrams()
+        let states = datagrams.flatMap { $0 }
+        #expect(datagrams.first?.first == "READY=1")
+        #expect(states.last == "STOPPING=1")
+        #expect(states.contains("STATUS=measuring: hold still"))
+        #expect(states.contains("STATUS=today's measurement is done"))
+    }
+
+    @Test func stopSignalMidSessionExitsZeroWithoutAnOutcome() throws {
+        let device = try Device()
+        try device.start(["--start-at", device.tomorrowAt("10:00:00"), "--press-at", "1s", "--time-scale", "2"])
+        #expect(device.waitForLog("go: extend the knee"))
+        device.signal(SIGTERM)
+        #expect(device.wait() == 0)
+        #expect(device.log.contains("<5>measurement aborted by the stop request; nothing stored\n"))
+        #expect(device.log.contains("<6>sim ") && device.log.hasSuffix("<5>stopped\n"))
+        #expect(try device.rangeOfMotionOutcomes().isEmpty)
+        #expect(device.notify.datagrams().flatMap { $0 }.last == "STOPPING=1")
+        // LED and buzzer were left off.
+        for line in ["LED", "buzzer"] {
+            let last = device.log.split(separator: "\n").last { $0.hasPrefix("<6>sim ") && $0.contains(" \(line) ") }
+            #expect(last?.hasSuffix(" off") == true, "\(line)")
+        }
+    }
+
+    @Test func killedDuringTheOutcomeWriteLeavesAnIntactStoreWithEveryReportedResult() throws {
+        // Kill the daemon at several moments around the end of a fast session, when the result
+        // is written: the store must pass integrity_check, and a result the log reported stored
+        // must be there.
+        for delay in [0.0, 0.05, 0.1, 0.15, 0.2, 0.3] {
+            let device = try Device()
+            try device.start(["--start-at", device.tomorrowAt("10:00:00"), "--press-at", "0.5s", "--time-scale", "40"])
+            #expect(device.waitForLog("go: extend the knee"))
+            usleep(useconds_t(delay * 1_000_000) + 150_000)
+            device.signal(SIGKILL)
+            #expect(device.wait() == SIGKILL)
+            let reported = device.log.contains("<5>stored range ")
+            let outcomes = try device.rangeOfMotionOutcomes()
+            #expect(outcomes.count <= 1)
+            if reported { #expect(outcomes.count == 1, "reported but missing at delay \(delay)") }
+            // A result in the store is whole: all its values, none half-written.
+            if let stored = outcomes.first { #expect(stored.outcome.values.count >= 6) }
+        }
+    }
+
+    @Test func simulationOptionsNeedSimulate() throws {
+        let result = try RomdevProcess.run(["daemon", "--press-at", "2s"])
+        #expect(result.status == 64)
+        #expect(result.stderr.hasPrefix("Error: The option '--press-at' only applies with '--simulate'"))
+        #expect(try RomdevProcess.run(["daemon", "--simulate", "--time-scale", "0"]).status == 64)
+        #expect(try RomdevProcess.run(["daemon", "--simulate", "--press-at", "soon"]).status == 64)
+    }
+}
