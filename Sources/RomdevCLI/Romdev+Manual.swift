@@ -1,3 +1,6 @@
+import Appliance
+import CareStorage
+
 /// The sections of romdev(8) that the command table cannot supply. The rest of the page (every
 /// command, its options, the exit statuses) is generated from ``Romdev/commands``.
 extension Romdev {
@@ -11,8 +14,9 @@ extension Romdev {
             .init("WATCHDOG_USEC, WATCHDOG_PID", "Set by systemd when the unit has WatchdogSec=: romdev daemon then sends WATCHDOG=1 from its working loop."),
         ],
         files: [
-            .init("/etc/romdev/romdev.conf", "The configuration of romdev daemon (--config overrides): sensor bus and address, GPIO lines, sample rate, reminder times, quiet hours, time zone. 'romdev daemon --print-config' prints the default file with every key explained; 'make install' and the package install it once and never overwrite it."),
-            .init("/var/lib/romdev/care.sqlite", "The care store, with its -wal and -shm files beside it: the systemd unit's state directory, owned by the romdev user and group, mode 0770, so members of group romdev can run the care commands on it."),
+            .init(ApplianceConfiguration.defaultPath, "The configuration of romdev daemon (--config overrides): sensor bus and address, GPIO lines, sample rate, reminder times, quiet hours, time zone. 'romdev daemon --print-config' prints the default file with every key explained; 'make install' and the package install it once and never overwrite it."),
+            .init("\(StorePath.systemDirectory)/\(StorePath.fileName)", "The care store, with its -wal and -shm files beside it, in the systemd unit's state directory: owned by the romdev user and group, mode 0770, so members of group romdev can run the care commands on it."),
+            .init("\(StorePath.systemDirectory)/\(CalibrationFile.fileName)", "The sensor's calibration, written by romdev calibrate and read by the measuring commands (--calibration overrides); always next to the care store in use."),
             .init("/run/romdev", "The runtime directory of romdev.service (mode 0750): the control socket through which other commands reach the running daemon, which alone holds the GPIO lines and the sensor."),
             .init("/usr/lib/systemd/system/romdev.service", "The daemon's unit: User=romdev, groups i2c and gpio, Type=notify with a watchdog, sandboxed. This and the files below are under /usr/local/lib instead after 'make install' with PREFIX=/usr/local."),
             .init("/usr/lib/udev/rules.d/60-romdev.rules", "Gives I2C device nodes to group i2c, GPIO chips and sysfs PWM channels to group gpio."),
