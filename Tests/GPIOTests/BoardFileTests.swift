@@ -242,13 +242,15 @@ struct InstallTests {
 
 @Suite("Package scripts")
 struct PackageScriptTests {
-    /// Runs a maintainer script with stand-ins for the system tools that log their arguments.
-    private func runScript(_ name: String, _ arguments: [String]) throws -> (status: Int32, calls: [String]) {
+    /// Runs a maintainer script with stand-ins for the system tools that log their arguments;
+    /// `deb-systemd-helper was-enabled` answers `wasEnabled`.
+    private func runScript(_ name: String, _ arguments: [String], wasEnabled: Bool = true) throws -> (status: Int32, calls: [String]) {
         let scratch = try ScratchDirectory()
         let log = scratch.path("/calls")
-        for tool in ["systemd-sysusers", "systemd-tmpfiles", "systemctl", "udevadm"] {
+        for tool in ["systemd-sysusers", "systemd-tmpfiles", "systemctl", "udevadm", "deb-systemd-helper", "deb-systemd-invoke"] {
             let stub = scratch.path("/\(tool)")
-            try "#!/bin/sh\necho \"\(tool) $*\" >> \(log)\n".write(toFile: stub, atomically: true, encoding: .utf8)
+            let answer = tool == "deb-systemd-helper" ? "case \"$*\" in *was-enabled*) exit \(wasEnabled ? 0 : 1);; esac\n" : ""
+            try "#!/bin/sh\necho \"\(tool) $*\" >> \(log)\n\(answer)".write(toFile: stub, atomically: true, encoding: .utf8)
             try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: stub)
         }
         let result = try run(
@@ -263,27 +265,30 @@ struct PackageScriptTests {
         #expect(status == 0)
         #expect(calls.contains("systemd-sysusers romdev.conf"))
         #expect(calls.contains("systemd-tmpfiles --create romdev.conf"))
-        #expect(calls.contains("systemctl enable romdev.service"))
+        #expect(calls.contains("deb-systemd-helper enable romdev.service"))
     }
 
-    @Test func upgradeLeavesTheAdministratorsEnableChoiceAlone() throws {
-        let (status, calls) = try runScript("romdev.postinst", ["configure", "0.1.0"])
+    @Test func upgradeAfterAnAdministratorDisabledTheDaemonLeavesItDisabled() throws {
+        let (status, calls) = try runScript("romdev.postinst", ["configure", "0.1.0"], wasEnabled: false)
         #expect(status == 0)
         #expect(calls.contains("systemd-sysusers romdev.conf"))
-        #expect(!calls.contains { $0.hasPrefix("systemctl enable") })
+        #expect(!calls.contains("deb-systemd-helper enable romdev.service"))
+        #expect(calls.contains("deb-systemd-helper update-state romdev.service"))
     }
 
-    @Test func removeDisablesTheDaemonAndUpgradeDoesNot() throws {
-        let remove = try runScript("romdev.prerm", ["remove"])
-        #expect(remove.status == 0 && remove.calls.contains("systemctl disable romdev.service"))
-        let upgrade = try runScript("romdev.prerm", ["upgrade", "0.2.0"])
-        #expect(upgrade.status == 0 && upgrade.calls.isEmpty)
+    @Test func scriptsStartAndStopOnlyThroughDebSystemdInvoke() throws {
+        for script in ["romdev.postinst", "romdev.prerm", "romdev.postrm"] {
+            let commands = settings(try boardFile("systemd/\(script)")).filter { $0.contains("systemctl") }
+            // daemon-reload is the one direct systemctl call; policy-rc.d applies to the rest.
+            #expect(commands.allSatisfy { $0.contains("systemctl --system daemon-reload") }, "\(script): \(commands)")
+        }
     }
 
-    @Test func purgeKeepsTheCareStore() throws {
-        let (status, _) = try runScript("romdev.postrm", ["purge"])
-        #expect(status == 0)
-        let script = try boardFile("systemd/romdev.postrm")
-        #expect(!script.contains("rm "), "postrm never deletes files")
+    @Test func removeMasksAndPurgeForgetsButKeepsTheCareStore() throws {
+        let remove = try runScript("romdev.postrm", ["remove"])
+        #expect(remove.status == 0 && remove.calls.contains("deb-systemd-helper mask romdev.service"))
+        let purge = try runScript("romdev.postrm", ["purge"])
+        #expect(purge.status == 0 && purge.calls.contains("deb-systemd-helper purge romdev.service"))
+        #expect(!(try boardFile("systemd/romdev.postrm")).contains("rm "), "postrm never deletes files")
     }
 }
