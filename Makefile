@@ -172,7 +172,7 @@ deb: release
 	{ echo "Package: romdev"; echo "Version: $$version"; echo "Architecture: $$arch"; \
 	  echo "Maintainer: $(DEB_MAINTAINER)"; \
 	  echo "Installed-Size: $$(du -sk --exclude=DEBIAN "$$root" | cut -f1)"; \
-	  echo "Depends: $$shlibs, systemd, init-system-helpers"; echo "Section: misc"; echo "Priority: optional"; \
+	  echo "Depends: $$shlibs, systemd"; echo "Section: misc"; echo "Priority: optional"; \
 	  echo "Description: knee range-of-motion appliance (daemon and command line)"; \
 	  echo " Measures a patient's knee range of motion at home with an MPU-6050 on I2C,"; \
 	  echo " a button, an LED and a buzzer on GPIO, and keeps a CareKit-style care plan"; \
