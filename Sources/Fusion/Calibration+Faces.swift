@@ -17,7 +17,15 @@ extension Calibration {
         guard runs.count >= 6 else { throw .tooFewPoses(needed: 6, got: runs.count) }
         var windows: [StillWindow] = []
         for run in runs {
-            let window = try StillWindow(samples[run])
+            // The rest detector compares with a low-passed reference, so it reads the first
+            // instants of a smooth turn (up to its 2 °/s threshold) as still: a run followed by a
+            // turn loses its last quarter second.
+            var upper = run.upperBound
+            if run.upperBound < samples.count - 1 {
+                let cut = samples[run.upperBound].time - 0.25
+                while upper > run.lowerBound, samples[upper].time > cut { upper -= 1 }
+            }
+            let window = try StillWindow(samples[run.lowerBound...upper])
             try window.requireStill(parameters)
             windows.append(window)
         }

@@ -13,6 +13,8 @@ public enum CalibrationError: Error, Hashable, Sendable, CustomStringConvertible
     case implausibleFit(String)
     /// The swing did not rotate the shin enough to show the knee's hinge axis (degrees).
     case tooLittleRotation(degrees: Double)
+    /// A step of the guided procedure did not complete in time.
+    case stepTimedOut(step: String, seconds: Double)
 
     public var description: String {
         switch self {
@@ -28,6 +30,8 @@ public enum CalibrationError: Error, Hashable, Sendable, CustomStringConvertible
             "the fit is implausible: \(reason)"
         case let .tooLittleRotation(degrees):
             "the leg turned only \(rounded(degrees))°; swing it up and back down"
+        case let .stepTimedOut(step, seconds):
+            "the step \(step) did not complete within \(Int(seconds)) s"
         }
     }
 }

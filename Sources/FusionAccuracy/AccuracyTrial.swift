@@ -6,10 +6,12 @@ import Sensor
 import Glibc
 #endif
 
-/// One simulated measurement with ground truth: a sensor with datasheet errors is calibrated the way
-/// the device calibrates (a still window for the gyro bias, six faces for the accelerometer, three
-/// 90° turns for the gyro sensitivity) at a cooler die temperature, strapped at a random rotation, and read through the MPU-6050 driver while the
-/// patient extends the knee. The samples go through the same pipeline as `romdev measure`.
+/// One simulated measurement with ground truth: a sensor with datasheet errors, strapped at a random
+/// rotation, is calibrated by the very procedure `romdev calibrate` runs (``GuidedCalibration`` over
+/// the simulated `calibration` scenario: gyro bias at rest, six faces, the turns between them for the
+/// gyro sensitivity, the strapped start pose and a knee swing for the mounting) at a cooler die
+/// temperature, then read through the MPU-6050 driver while the patient extends the knee. The
+/// samples go through the same pipeline as `romdev measure`, mounting from the calibration included.
 public struct AccuracyTrial: Sendable {
     /// How the host reads the FIFO.
     public enum HostLoad: String, Sendable {
@@ -54,6 +56,8 @@ public struct AccuracyTrial: Sendable {
         public var mounting: Rotation
         public var restDegrees: Double
         public var lostSamples: Int
+        /// What the guided calibration found (its mounting is the one the session uses).
+        public var calibration: Calibration
     }
 
     /// Calibrates the simulated sensor and records the trial's motion through the driver.
@@ -61,7 +65,8 @@ public struct AccuracyTrial: Sendable {
     public func record() throws -> Recording {
         var random = SplitMix64(seed: seed &* 0x9E37_79B9 &+ 17)
         let errors = SensorErrorModel.datasheet(seed: seed)
-        let calibration = try calibrate(errors: errors, random: &random)
+        let mounting = randomRotation(&random)
+        let calibration = try calibrate(errors: errors, mounting: mounting, random: &random)
 
         let rest = uniform(-5, 15, &random)
         let movement = KneeExtension(
@@ -69,13 +74,13 @@ public struct AccuracyTrial: Sendable {
             peakSpeedDegreesPerSecond: uniform(45, 200, &random), holdSeconds: uniform(0.5, 2.5, &random),
             returnDegrees: rest + uniform(-3, 3, &random), leadInSeconds: uniform(2, 3, &random),
             leadOutSeconds: 4.5)
-        let mounting = randomRotation(&random)
         let scenario = SimulationScenario(
             motion: MotionModel(movement: .kneeExtension(movement), mounting: mounting, thighMovement: .small),
             errors: errors, seed: seed)
         let recorded = try record(scenario, seconds: movement.durationSeconds, random: &random)
         return Recording(samples: recorded.samples.map(calibration.corrected), truth: recorded.truth,
-                         mounting: mounting, restDegrees: rest, lostSamples: recorded.lost)
+                         mounting: mounting, restDegrees: rest, lostSamples: recorded.lost,
+                         calibration: calibration)
     }
 
     /// Runs the trial through a ``MeasurementSession``.
@@ -83,7 +88,7 @@ public struct AccuracyTrial: Sendable {
     public func run() throws -> Outcome {
         let recorded = try record()
         let mounting = recorded.mounting, rest = recorded.restDegrees
-        var session = MeasurementSession()
+        var session = MeasurementSession(mounting: recorded.calibration.mounting)
         var squaredError = 0.0, motionSamples = 0
         let toBoard = mounting.transposed
         for (sample, truth) in zip(recorded.samples, recorded.truth) where !session.isFinished {
@@ -106,42 +111,24 @@ public struct AccuracyTrial: Sendable {
             samples: recorded.samples.count, lostSamples: recorded.lostSamples)
     }
 
-    /// Gyro bias from 2 s still, accelerometer from six 1 s faces, with the die at a steady 25 °C
-    /// (the measurement then runs warmer, leaving the residual offsets of real use).
-    private func calibrate(errors: SensorErrorModel, random: inout SplitMix64) throws -> Calibration {
+    /// The guided calibration over the simulated procedure, with the die at a steady 25 °C (the
+    /// measurement then runs warmer, leaving the residual offsets of real use), read with this
+    /// trial's host timing.
+    private func calibrate(errors: SensorErrorModel, mounting: Rotation, random: inout SplitMix64) throws -> Calibration {
         var cool = errors
         cool.temperature = .constant(25)
-        func stillMean(_ mounting: Rotation, seconds: Double) throws -> [InertialSample] {
-            let scenario = SimulationScenario(
-                motion: MotionModel(movement: .still(inclinationDegrees: 0), mounting: mounting),
-                errors: cool, seed: random.next())
-            return try record(scenario, seconds: seconds, random: &random).samples
+        let scenario = SimulationScenario(
+            motion: MotionModel(movement: .calibration(.guided(seed: random.next())), mounting: mounting),
+            errors: cool, seed: random.next())
+        var procedure = GuidedCalibration()
+        for sample in try record(scenario, seconds: scenario.motion.durationSeconds, random: &random).samples
+        where procedure.step != .finished {
+            try procedure.update(sample)
         }
-        let gyroBias = try Calibration.gyroBias(still: try stillMean(.identity, seconds: 2))
-        let faces: [Rotation] = [
-            .identity, Rotation(axis: [1, 0, 0], angleDegrees: 180),
-            Rotation(axis: [0, 1, 0], angleDegrees: -90), Rotation(axis: [0, 1, 0], angleDegrees: 90),
-            Rotation(axis: [1, 0, 0], angleDegrees: 90), Rotation(axis: [1, 0, 0], angleDegrees: -90),
-        ]
-        var poses: [Vector3] = []
-        for face in faces {
-            let window = try StillWindow(try stillMean(face, seconds: 1))
-            poses.append(window.meanAcceleration)
+        guard var calibration = procedure.calibration, procedure.step == .finished else {
+            throw CalibrationError.stepTimedOut(step: "\(procedure.step)", seconds: scenario.motion.durationSeconds)
         }
-        let accelerometer = try Calibration.accelerometer(poses: poses)
-        var calibration = Calibration(gyroBias: gyroBias, accelerometerOffset: accelerometer.offset,
-                                      accelerometerScale: accelerometer.scale)
-        guard calibratesGyroScale else { return calibration }
-        // Three 90° turns, one about each board axis: still 3 s, turn, still 3 s, turn back, still 3 s.
-        var turns: [[InertialSample]] = []
-        let swing = KneeExtension(restDegrees: 0, peakDegrees: 90, peakSpeedDegreesPerSecond: 90,
-                                  holdSeconds: 3, returnDegrees: 0, leadInSeconds: 3, leadOutSeconds: 3)
-        for hinge in [Rotation(axis: [0, 0, 1], angleDegrees: -90), .identity, Rotation(axis: [1, 0, 0], angleDegrees: 90)] {
-            let scenario = SimulationScenario(
-                motion: MotionModel(movement: .kneeExtension(swing), mounting: hinge), errors: cool, seed: random.next())
-            turns.append(try record(scenario, seconds: swing.durationSeconds, random: &random).samples.map(calibration.corrected))
-        }
-        calibration.gyroScale = try Calibration.gyroScale(recordings: turns)
+        if !calibratesGyroScale { calibration.gyroScale = Vector3(1, 1, 1) }
         return calibration
     }
 

@@ -22,6 +22,7 @@ public enum Romdev {
         .record,
         .replay,
         .measure,
+        .calibrate,
     ]
 
     /// The whole tool.

@@ -15,11 +15,14 @@ extension Command {
 
             Exits 1 when any check fails.
             """,
-        options: SensorSource.options(defaultScenario: "still") + [DoctorAction.jsonOption],
+        options: SensorSource.options(defaultScenario: "still") + [DoctorAction.jsonOption, CalibrationFile.option]
+            + StoreOptions.options,
         make: { values in
             DoctorAction(
                 source: try SensorSource(values, defaultScenario: "still"),
-                json: values.isSet(DoctorAction.jsonOption))
+                json: values.isSet(DoctorAction.jsonOption),
+                calibrationPath: try values.value(CalibrationFile.option) { $0.isEmpty ? nil : $0 },
+                store: StoreOptions(values))
         })
 }
 
@@ -29,22 +32,30 @@ public struct DoctorAction: CommandAction, Equatable {
 
     public var source: SensorSource
     public var json: Bool
+    var calibrationPath: String?
+    var store: StoreOptions
 
-    public init(source: SensorSource, json: Bool) {
+    init(source: SensorSource, json: Bool, calibrationPath: String?, store: StoreOptions) {
         self.source = source
         self.json = json
+        self.calibrationPath = calibrationPath
+        self.store = store
     }
 
     public func run(in context: CommandContext) throws {
+        let calibration = CalibrationStatus(
+            file: CalibrationFile(explicitPath: calibrationPath, store: store, in: context), now: context.now())
         let checks = SensorCheckup(source: source, clock: SystemClock()).run()
         let failed = checks.filter { $0.status == .fail }.count
         if json {
             let report = DoctorReport(
-                source: source.label, address: addressText(source.address), passed: failed == 0, checks: checks)
+                source: source.label, address: addressText(source.address), passed: failed == 0, checks: checks,
+                calibration: calibration)
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             context.output.line(String(decoding: try encoder.encode(report), as: UTF8.self))
         } else {
+            context.output.line("Calibration: \(calibration.detail)")
             context.output.line("Sensor checks on \(source.label), address \(addressText(source.address)):")
             for check in checks {
                 let status = check.status == .fail ? "FAIL" : check.status.rawValue
@@ -56,6 +67,53 @@ public struct DoctorAction: CommandAction, Equatable {
         if failed > 0 {
             throw CommandFailure("\(failed) of \(checks.count) sensor checks failed")
         }
+        if calibration.status == .invalid {
+            throw CommandFailure("the calibration at \(calibration.path) cannot be used", hint: "run 'romdev calibrate' again")
+        }
+    }
+}
+
+/// What `doctor` says about the calibration file: valid (with its age), missing, or unusable.
+struct CalibrationStatus: Encodable {
+    enum Status: String, Encodable {
+        case valid, missing, invalid
+    }
+
+    var path: String
+    var status: Status
+    /// Seconds since the file was written (its modification time), when it is valid.
+    var ageSeconds: Double?
+    var detail: String
+
+    enum CodingKeys: String, CodingKey {
+        case path, status, ageSeconds = "age_seconds", detail
+    }
+
+    init(file: CalibrationFile, now: Date) {
+        path = file.path
+        do {
+            guard let calibration = try file.load() else {
+                status = .missing
+                detail = "none at \(file.path); run 'romdev calibrate'"
+                return
+            }
+            status = .valid
+            let written = (try? FileManager.default.attributesOfItem(atPath: file.path)[.modificationDate]) as? Date
+            ageSeconds = written.map { max(0, now.timeIntervalSince($0)) }
+            let age = ageSeconds.map { Self.age($0) } ?? "of unknown age"
+            detail = "valid, \(age) (\(file.path)), mounting \(calibration.mounting == nil ? "not measured" : "measured")"
+        } catch {
+            status = .invalid
+            detail = "UNUSABLE: \(error)"
+        }
+    }
+
+    /// "3 days old", "5 hours old", "12 minutes old".
+    static func age(_ seconds: Double) -> String {
+        let (value, unit): (Int, String) =
+            seconds >= 2 * 86_400 ? (Int(seconds / 86_400), "day")
+            : seconds >= 2 * 3600 ? (Int(seconds / 3600), "hour") : (Int(seconds / 60), "minute")
+        return "\(value) \(unit)\(value == 1 ? "" : "s") old"
     }
 }
 
@@ -65,6 +123,7 @@ struct DoctorReport: Encodable {
     var address: String
     var passed: Bool
     var checks: [DoctorCheck]
+    var calibration: CalibrationStatus
 }
 
 /// One check's outcome.

@@ -98,7 +98,7 @@ struct MeasureAction: CommandAction, Equatable {
         let calibration = try calibrationFile.load()
         let limb = (self.limb ?? settings.limb).rawValue
 
-        let output = UncheckedOutput(context.output)
+        let output = PromptOutput(context.output)
         let json = json
         if !json {
             output.line("Calibration: \(calibrationFile.describe(calibration))")
@@ -203,19 +203,5 @@ struct MeasureAction: CommandAction, Equatable {
             ("lost_samples", .int(outcome.sampling.lostSamples)),
             ("outcome", CareOutput.json(stored, calendar: calendar)),
         ])
-    }
-}
-
-/// Prompts are written from the sampling loop's queue while the command's thread waits for the
-/// session, so the output is never used from two threads at once.
-private final class UncheckedOutput: @unchecked Sendable {
-    private let output: TextOutput
-
-    init(_ output: TextOutput) {
-        self.output = output
-    }
-
-    func line(_ text: String) {
-        output.line(text)
     }
 }

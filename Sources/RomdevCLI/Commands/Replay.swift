@@ -15,9 +15,10 @@ extension Command {
             vertical, 90 = shin horizontal, positive toward extension. Without a mounting
             in the calibration, the start pose defines 0.
 
-            Without --calibration the samples are used as recorded; the filter still
-            learns the gyro bias while the leg is at rest, but accelerometer offsets
-            (up to 80 mg, about 4.6°) remain.
+            The calibration is --calibration PATH, else calibration.json in the care store's
+            directory when it exists (the output says which). Without one the samples are
+            used as recorded; the filter still learns the gyro bias while the leg is at
+            rest, but accelerometer offsets (up to 80 mg, about 4.6°) remain.
 
             --trace writes one row per input sample, replacing the file atomically:
 
@@ -27,21 +28,20 @@ extension Command {
             earth, and the angle). A malformed recording is reported with its line number.
             """,
         arguments: [ReplayAction.fileArgument],
-        options: [ReplayAction.calibrationOption, ReplayAction.jsonOption, ReplayAction.traceOption],
+        options: [CalibrationFile.option, ReplayAction.jsonOption, ReplayAction.traceOption] + StoreOptions.options,
         make: { values in
             ReplayAction(
                 recordingPath: try values.required(ReplayAction.fileArgument),
-                calibrationPath: try values.value(ReplayAction.calibrationOption) { $0.isEmpty ? nil : $0 },
+                calibrationPath: try values.value(CalibrationFile.option) { $0.isEmpty ? nil : $0 },
                 json: values.isSet(ReplayAction.jsonOption),
-                tracePath: try values.value(ReplayAction.traceOption) { $0.isEmpty ? nil : $0 })
+                tracePath: try values.value(ReplayAction.traceOption) { $0.isEmpty ? nil : $0 },
+                store: StoreOptions(values))
         })
 }
 
 /// `romdev replay FILE.csv [--calibration PATH] [--json] [--trace OUT.csv]`.
 public struct ReplayAction: CommandAction, Equatable {
     static let fileArgument = Argument("file", help: "A recording in the 'romdev record' CSV format.")
-    static let calibrationOption = Option.value(
-        "calibration", valueName: "path", help: "A calibration file to apply to the samples.")
     static let jsonOption = Option.flag("json", help: "Print the result as JSON.")
     static let traceOption = Option.value(
         "trace", valueName: "file", help: "Write the gravity direction and angle of every sample to this CSV file.")
@@ -51,16 +51,20 @@ public struct ReplayAction: CommandAction, Equatable {
     public var calibrationPath: String?
     public var json: Bool
     public var tracePath: String?
+    var store: StoreOptions
 
-    public init(recordingPath: String, calibrationPath: String?, json: Bool, tracePath: String?) {
+    init(recordingPath: String, calibrationPath: String?, json: Bool, tracePath: String?, store: StoreOptions) {
         self.recordingPath = recordingPath
         self.calibrationPath = calibrationPath
         self.json = json
         self.tracePath = tracePath
+        self.store = store
     }
 
     public func run(in context: CommandContext) throws {
-        let calibration = try calibrationPath.map(Self.loadCalibration) ?? .identity
+        let calibrationFile = CalibrationFile(explicitPath: calibrationPath, store: store, in: context)
+        let loaded = try calibrationFile.load()
+        let calibration = loaded ?? .identity
         let text = try Self.readText(at: recordingPath)
         let recording: Recording
         do {
@@ -88,7 +92,9 @@ public struct ReplayAction: CommandAction, Equatable {
         if let tracePath, let mounting = session.mounting {
             try writeTrace(samples, mounting: mounting, to: tracePath)
         }
-        let summary = Summary(result: result, reason: reason, samples: used, seconds: duration, referenceRange: reference)
+        let summary = Summary(
+            result: result, reason: reason, samples: used, seconds: duration, referenceRange: reference,
+            calibration: loaded == nil ? nil : calibrationFile.path, calibrationText: calibrationFile.describe(loaded))
         context.output.write(json ? summary.json : summary.text)
     }
 
@@ -101,17 +107,6 @@ public struct ReplayAction: CommandAction, Equatable {
         }
         guard let text = String(data: data, encoding: .utf8) else { throw CommandFailure(what, why: "it is not UTF-8 text") }
         return text
-    }
-
-    /// Reads and checks a calibration file; a foreign, newer or damaged file is an error, never ignored.
-    static func loadCalibration(at path: String) throws -> Calibration {
-        let data = Data(try readText(at: path).utf8)
-        do {
-            return try Calibration(json: data)
-        } catch {
-            throw CommandFailure(
-                "could not use the calibration at \(path)", why: error.description, hint: "run 'romdev calibrate' again")
-        }
     }
 
     /// The trace: a fresh filter over every sample (the session's filter stops with the session),
@@ -137,6 +132,9 @@ public struct ReplayAction: CommandAction, Equatable {
         var samples: Int
         var seconds: Double
         var referenceRange: Double?
+        /// The calibration file used, if any, and how it was chosen.
+        var calibration: String?
+        var calibrationText: String
 
         var endText: String {
             switch reason {
@@ -157,6 +155,7 @@ public struct ReplayAction: CommandAction, Equatable {
                 "  flags     \(flags)",
                 "  ended     \(endText), \(fixed(seconds, 2)) s after the first sample (\(samples) samples)",
             ]
+            lines.append("  calibration \(calibrationText)")
             if let referenceRange {
                 lines.append("  reference range \(fixed(referenceRange, 1))° (error \(fixed(result.range - referenceRange, 2))°)")
             }
@@ -177,6 +176,7 @@ public struct ReplayAction: CommandAction, Equatable {
                 "\"samples\": \(samples)",
             ]
             if let referenceRange { fields.append("\"reference_range\": \(fixed(referenceRange, 3))") }
+            fields.append("\"calibration\": " + JSONValue.string(calibration).rendered().dropLast())
             return "{\n  " + fields.joined(separator: ",\n  ") + "\n}\n"
         }
     }

@@ -17,6 +17,9 @@ public struct MotionModel: Equatable, Sendable {
         /// Held at a fixed inclination (degrees).
         case still(inclinationDegrees: Double)
         case kneeExtension(KneeExtension)
+        /// The guided calibration: six faces on a table, then strapped on (with `mounting`) and
+        /// one knee swing.
+        case calibration(CalibrationMotion)
     }
 
     /// What the shank does over time.
@@ -46,6 +49,7 @@ public struct MotionModel: Equatable, Sendable {
         switch movement {
         case .still: 0
         case .kneeExtension(let extension_): extension_.durationSeconds
+        case .calibration(let calibration): calibration.durationSeconds
         }
     }
 
@@ -54,10 +58,14 @@ public struct MotionModel: Equatable, Sendable {
 
     /// The true inclination and what an ideal board would measure at `t` seconds.
     public func state(atSeconds t: Double) -> MotionState {
+        if case .calibration(let calibration) = movement {
+            return Self.state(of: calibration, atSeconds: t, mounting: mounting)
+        }
         let (angleDegrees, rateDPS, accelerationDPS2) =
             switch movement {
             case .still(let inclination): (inclination, 0.0, 0.0)
             case .kneeExtension(let extension_): extension_.inclination(atSeconds: t)
+            case .calibration: (0.0, 0.0, 0.0)
             }
         let radians = Double.pi / 180
         let theta = angleDegrees * radians
@@ -83,6 +91,16 @@ public struct MotionModel: Equatable, Sendable {
         return MotionState(
             inclinationDegrees: angleDegrees, angularRateDPS: toBoard * angularRateShank,
             specificForceG: toBoard * specificForceShank)
+    }
+}
+
+extension MotionModel {
+    /// The calibration's readings: gravity alone (the board turns about its centre), in board axes.
+    fileprivate static func state(of calibration: CalibrationMotion, atSeconds t: Double, mounting: Rotation) -> MotionState {
+        let pose = calibration.pose(atSeconds: t, mounting: mounting)
+        return MotionState(
+            inclinationDegrees: pose.inclination, angularRateDPS: pose.rateDPS,
+            specificForceG: pose.orientation.transposed * SIMD3(0, 0, 1))
     }
 }
 

@@ -42,14 +42,29 @@ public struct SimulationScenario: Equatable, Sendable {
             errors: .datasheet(seed: seed), seed: seed)
     }
 
-    /// Names accepted by `named(_:seed:)` (and `--simulate=NAME`).
-    public static let names = ["knee-extension", "still"]
+    /// The guided calibration at a person's pace (about 45 s): still on a table, the six faces,
+    /// strapped to the shin with `mounting`, one knee swing; datasheet errors drawn from `seed`,
+    /// the die at a steady `temperatureCelsius` (calibration is done before use, cooler).
+    public static func calibration(
+        seed: UInt64 = 0, mounting: Rotation = Rotation(axis: [0, 0, 1], angleDegrees: 90),
+        temperatureCelsius: Double? = nil
+    ) -> SimulationScenario {
+        var errors = SensorErrorModel.datasheet(seed: seed)
+        if let temperatureCelsius { errors.temperature = .constant(temperatureCelsius) }
+        return SimulationScenario(
+            motion: MotionModel(movement: .calibration(.guided(seed: seed)), mounting: mounting),
+            errors: errors, seed: seed)
+    }
 
-    /// A scenario by name: `still` or `knee-extension`.
+    /// Names accepted by `named(_:seed:)` (and `--simulate=NAME`).
+    public static let names = ["calibration", "knee-extension", "still"]
+
+    /// A scenario by name: `still`, `knee-extension` or `calibration`.
     public static func named(_ name: String, seed: UInt64) -> SimulationScenario? {
         switch name {
         case "still": still(seed: seed)
         case "knee-extension": kneeExtension(seed: seed)
+        case "calibration": calibration(seed: seed)
         default: nil
         }
     }

@@ -1,0 +1,161 @@
+/// The guided calibration as a state machine fed one raw sample at a time, so that a terminal, a
+/// daemon with an LED and a buzzer, and the accuracy bench all run the very same procedure.
+///
+/// It advances on its own whenever the device is found still in a new pose; nobody presses a key:
+/// 1. ``Step/holdStill``: lying still on a table for ``Parameters/biasSeconds``; any movement
+///    refuses the calibration (``CalibrationError/moved(gyroDeviation:accelerationDeviation:)``).
+/// 2. ``Step/nextFace(captured:)``: tipped over an edge onto each other face in turn; a pose
+///    counts once it has been at rest for ``Parameters/poseSeconds`` and is more than
+///    ``Parameters/newPoseDegrees`` from every pose so far. After the sixth face the gyro bias,
+///    accelerometer offset and scale and the gyro sensitivity are fitted
+///    (``Calibration/fromFaces(_:parameters:)``).
+/// 3. ``Step/strapOn``: moved, strapped to the front of the shin below the knee, the patient
+///    seated with the shin vertical, then at rest: the start pose gives the shin axis.
+/// 4. ``Step/swing``: one knee extension and back to rest: the swing gives the hinge axis
+///    (``Calibration/mounting(startPose:swing:parameters:)``).
+/// 5. ``Step/finished``: ``calibration`` holds the result.
+///
+/// A step that takes longer than ``Parameters/stepTimeoutSeconds`` fails.
+public struct GuidedCalibration: Sendable {
+    /// Where the procedure is; each is a prompt for the person doing it.
+    public enum Step: Hashable, Sendable {
+        case holdStill
+        /// `captured` faces of six are done; turn the device onto another.
+        case nextFace(captured: Int)
+        case strapOn
+        case swing
+        case finished
+    }
+
+    /// The procedure's timing.
+    public struct Parameters: Hashable, Sendable {
+        /// The still window of the gyro bias, seconds.
+        public var biasSeconds: Double = 3
+        /// How long the device must read as still before a pose is taken, seconds; the mean of that
+        /// stretch is the pose. After a tip the rest detector's reference needs about 1.5 s to
+        /// settle, so a pose held 2.5 s is enough.
+        public var poseSeconds: Double = 1
+        /// Least angle between a new face and every face so far, degrees: adjacent faces are 90°
+        /// apart, a device set down crooked on the same face a few degrees.
+        public var newPoseDegrees: Double = 45
+        /// Longest time one step may take, seconds.
+        public var stepTimeoutSeconds: Double = 120
+        public var fusion = FusionParameters()
+
+        public init() {}
+    }
+
+    public let parameters: Parameters
+    public private(set) var step = Step.holdStill
+    /// The result, once ``step`` is ``Step/finished``.
+    public private(set) var calibration: Calibration?
+
+    private var detector: RestDetector
+    private var previousTime: Double?
+    private var stepStart: Double?
+    /// Raw samples from the start to the sixth face, for the fit.
+    private var tableSamples: [InertialSample] = []
+    private var poses: [Vector3] = []
+    private var movedSincePose = false
+    /// When the detector last began to read still; nil while moving.
+    private var stillStart: Double?
+    /// Corrected samples of the strapped start pose's rest, then of the swing.
+    private var startPose: [InertialSample] = []
+    private var swing: [InertialSample] = []
+
+    public init(parameters: Parameters = Parameters()) {
+        self.parameters = parameters
+        detector = RestDetector(parameters: parameters.fusion)
+        // Two minutes at 200 Hz: the table part never reallocates at a person's pace.
+        tableSamples.reserveCapacity(24_000)
+    }
+
+    /// Feeds one raw sample.
+    /// - Returns: the step after it.
+    /// - Throws: ``CalibrationError`` when the procedure cannot go on; the procedure is over then.
+    @discardableResult
+    public mutating func update(_ raw: InertialSample) throws(CalibrationError) -> Step {
+        let interval = previousTime.map { max(0, raw.time - $0) } ?? 0
+        previousTime = raw.time
+        let corrected = calibration?.corrected(raw) ?? raw
+        detector.update(rotationRate: corrected.rotationRate, acceleration: corrected.acceleration, interval: interval)
+        let start = stepStart ?? raw.time
+        stepStart = start
+        if raw.time - start > parameters.stepTimeoutSeconds, step != .finished {
+            throw .stepTimedOut(step: "\(step)", seconds: raw.time - start)
+        }
+        stillStart = detector.isStill ? (stillStart ?? raw.time) : nil
+
+        switch step {
+        case .holdStill:
+            tableSamples.append(raw)
+            if !detector.isStill {
+                // The bias is the mean of a still window: a movement in it refuses the calibration.
+                let window = try StillWindow(tableSamples, minimumCount: 1)
+                throw .moved(gyroDeviation: window.gyroDeviation, accelerationDeviation: window.accelerationDeviation)
+            }
+            if raw.time - start >= parameters.biasSeconds {
+                let window = try StillWindow(tableSamples)
+                try window.requireStill(parameters.fusion)
+                guard let pose = window.meanAcceleration.normalized else { throw .implausibleFit("zero acceleration") }
+                poses = [pose]
+                advance(to: .nextFace(captured: 1), at: raw.time)
+            }
+        case .nextFace(let captured):
+            tableSamples.append(raw)
+            if !detector.isStill { movedSincePose = true }
+            // The detector follows slow turns; the pose's own window must be still as well.
+            guard movedSincePose, let still = stillStart, raw.time - still >= parameters.poseSeconds,
+                  let window = stillWindow(tableSamples, lastSeconds: parameters.poseSeconds),
+                  let pose = window.meanAcceleration.normalized
+            else { break }
+            movedSincePose = false
+            let threshold = parameters.newPoseDegrees * Double.pi / 180
+            guard poses.allSatisfy({ $0.angle(to: pose) > threshold }) else { break }
+            poses.append(pose)
+            if captured + 1 < 6 {
+                advance(to: .nextFace(captured: captured + 1), at: raw.time)
+            } else {
+                calibration = try Calibration.fromFaces(tableSamples, parameters: parameters.fusion)
+                tableSamples = []
+                advance(to: .strapOn, at: raw.time)
+            }
+        case .strapOn:
+            if !detector.isStill { movedSincePose = true }
+            guard movedSincePose else { break }
+            if stillStart != nil { startPose.append(corrected) } else { startPose.removeAll(keepingCapacity: true) }
+            if let still = stillStart, raw.time - still >= parameters.poseSeconds + 0.5,
+               stillWindow(startPose, lastSeconds: parameters.poseSeconds) != nil {
+                startPose = Array(startPose.drop { $0.time < raw.time - parameters.poseSeconds })
+                movedSincePose = false
+                advance(to: .swing, at: raw.time)
+            }
+        case .swing:
+            swing.append(corrected)
+            if !detector.isStill { movedSincePose = true }
+            guard movedSincePose, let still = stillStart, raw.time - still >= parameters.poseSeconds,
+                  var result = calibration
+            else { break }
+            result.mounting = try Calibration.mounting(startPose: startPose, swing: swing, parameters: parameters.fusion)
+            calibration = result
+            advance(to: .finished, at: raw.time)
+        case .finished:
+            break
+        }
+        return step
+    }
+
+    private mutating func advance(to next: Step, at time: Double) {
+        step = next
+        stepStart = time
+    }
+
+    /// The statistics of the samples of the last `seconds`, when they were still.
+    private func stillWindow(_ samples: [InertialSample], lastSeconds seconds: Double) -> StillWindow? {
+        guard let last = samples.last else { return nil }
+        let from = samples.lastIndex { $0.time < last.time - seconds }.map { $0 + 1 } ?? samples.startIndex
+        guard let window = try? StillWindow(samples[from...]), (try? window.requireStill(parameters.fusion)) != nil
+        else { return nil }
+        return window
+    }
+}

@@ -1,0 +1,139 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// The guided calibration as the board experiences it: lying still on a table, tipped over its
+/// edges onto each of its six faces in turn (turns about each of its three axes), then strapped to
+/// the shin of a seated patient who extends the knee once and lowers it.
+///
+/// The board turns about its own centre on the table, so the tumbling adds no linear acceleration;
+/// each turn is a minimum-jerk rotation about one world axis. Orientations are world ← board.
+public struct CalibrationMotion: Equatable, Sendable {
+    /// One movement: a turn (about a world axis) followed by a hold.
+    public struct Move: Equatable, Sendable {
+        /// The turn's axis in world axes and its angle (degrees).
+        public var axis: SIMD3<Double>
+        public var angleDegrees: Double
+        /// How long the turn and the following hold last, seconds.
+        public var turnSeconds: Double
+        public var holdSeconds: Double
+
+        public init(axis: SIMD3<Double>, angleDegrees: Double, turnSeconds: Double, holdSeconds: Double) {
+            self.axis = axis
+            self.angleDegrees = angleDegrees
+            self.turnSeconds = turnSeconds
+            self.holdSeconds = holdSeconds
+        }
+    }
+
+    /// Still on the table before the first turn, seconds (the gyro-bias window and then some).
+    public var leadInSeconds: Double
+    /// The table part: five turns, each onto a face not shown before.
+    public var faceMoves: [Move]
+    /// The knee swing after strapping on.
+    public var swing: KneeExtension
+    /// From the last face to the strapped start pose, seconds.
+    public var strapSeconds: Double
+    /// Still in the strapped start pose before the swing, seconds.
+    public var startPoseSeconds: Double
+
+    /// A procedure at a person's pace: holds of `holdSeconds` (at least 2.5 s for the rest
+    /// detector to accept a pose), turns of about a second and a half, a 70° knee swing.
+    /// `seed` varies the timing a little (±20 %), so scenarios differ like people do.
+    public static func guided(seed: UInt64, holdSeconds: Double = 4) -> CalibrationMotion {
+        var random = SplitMix64(seed: seed ^ 0xCA11_B4A7_E000_0001)
+        func jitter(_ value: Double) -> Double { value * (0.8 + 0.4 * random.nextUnit()) }
+        // Face up (+z), then +y, −z, −y up (three tips over the board's x axis), −x (a tip over
+        // its z axis) and +x (turned over its y axis): all six faces, turns about all three axes.
+        let turns: [(SIMD3<Double>, Double)] = [
+            ([1, 0, 0], 90), ([1, 0, 0], 90), ([1, 0, 0], 90), ([0, 1, 0], 90), ([1, 0, 0], 180),
+        ]
+        return CalibrationMotion(
+            leadInSeconds: jitter(4.5),
+            faceMoves: turns.map {
+                Move(axis: $0.0, angleDegrees: $0.1, turnSeconds: jitter(1.5) * ($0.1 > 90 ? 1.5 : 1),
+                     holdSeconds: jitter(holdSeconds))
+            },
+            swing: KneeExtension(
+                restDegrees: 3, peakDegrees: 70, peakSpeedDegreesPerSecond: jitter(90), holdSeconds: jitter(1),
+                returnDegrees: 3, leadInSeconds: jitter(3), leadOutSeconds: 3),
+            strapSeconds: jitter(4), startPoseSeconds: 0)
+    }
+
+    /// The whole procedure, seconds.
+    public var durationSeconds: Double {
+        leadInSeconds + faceMoves.reduce(0) { $0 + $1.turnSeconds + $1.holdSeconds } + strapSeconds
+            + startPoseSeconds + swing.durationSeconds
+    }
+
+    /// The board's orientation on the table after each move (the first: lying face up).
+    func tableOrientations() -> [Rotation] {
+        var orientations = [Rotation.identity]
+        for move in faceMoves {
+            orientations.append(Rotation(axis: move.axis, angleDegrees: move.angleDegrees) * orientations[orientations.count - 1])
+        }
+        return orientations
+    }
+
+    /// The orientation (world ← board), angular rate in board axes (°/s) and shank inclination
+    /// (degrees; 0 until strapped) at `t`, for a board strapped with `mounting` (board → shank).
+    func pose(atSeconds t: Double, mounting: Rotation) -> (orientation: Rotation, rateDPS: SIMD3<Double>, inclination: Double) {
+        let orientations = tableOrientations()
+        var start = leadInSeconds
+        guard t >= start else { return (orientations[0], .zero, 0) }
+        for (index, move) in faceMoves.enumerated() {
+            let before = orientations[index]
+            if t < start + move.turnSeconds {
+                let (angle, rate) = minimumJerk(move.angleDegrees, duration: move.turnSeconds, t: t - start)
+                let orientation = Rotation(axis: move.axis, angleDegrees: angle) * before
+                return (orientation, orientation.transposed * (unit(move.axis) * rate), 0)
+            }
+            start += move.turnSeconds
+            if t < start + move.holdSeconds { return (orientations[index + 1], .zero, 0) }
+            start += move.holdSeconds
+        }
+        // Strapping on: one turn from the last face to the shin pose (shin vertical).
+        let last = orientations[orientations.count - 1]
+        let strapped = Rotation(axis: [0, 1, 0], angleDegrees: -swing.restDegrees) * mounting
+        let (axis, angle) = axisAngle(strapped * last.transposed)
+        if t < start + strapSeconds {
+            let (turned, rate) = minimumJerk(angle, duration: strapSeconds, t: t - start)
+            let orientation = Rotation(axis: axis, angleDegrees: turned) * last
+            return (orientation, orientation.transposed * (axis * rate), 0)
+        }
+        start += strapSeconds + startPoseSeconds
+        // The swing: the shank turns by −θ about the world's y axis (raising the foot turns the
+        // anterior axis towards up), as in `MotionModel`.
+        let (theta, rate, _) = swing.inclination(atSeconds: t - start)
+        let orientation = Rotation(axis: [0, 1, 0], angleDegrees: -theta) * mounting
+        return (orientation, mounting.transposed * SIMD3(0, -rate, 0), theta)
+    }
+
+    private func unit(_ v: SIMD3<Double>) -> SIMD3<Double> {
+        v / (v * v).sum().squareRoot()
+    }
+
+    /// Angle (degrees) and rate (°/s) of a minimum-jerk turn by `total` degrees.
+    private func minimumJerk(_ total: Double, duration: Double, t: Double) -> (Double, Double) {
+        let tau = min(max(t / duration, 0), 1)
+        let s = tau * tau * tau * (10 - 15 * tau + 6 * tau * tau)
+        let ds = 30 * tau * tau * (1 - tau) * (1 - tau)
+        return (total * s, total * ds / duration)
+    }
+
+    /// The unit axis and angle (degrees) of a rotation matrix.
+    private func axisAngle(_ r: Rotation) -> (SIMD3<Double>, Double) {
+        let trace = r.x.x + r.y.y + r.z.z
+        let angle = acos(min(1, max(-1, (trace - 1) / 2)))
+        guard angle > 1e-9 else { return ([1, 0, 0], 0) }
+        var axis = SIMD3(r.y.z - r.z.y, r.z.x - r.x.z, r.x.y - r.y.x)
+        if angle > .pi - 1e-3 {
+            // Near 180° the skew part vanishes: the axis is the largest column of R + I.
+            let columns = [r.x + [1, 0, 0], r.y + [0, 1, 0], r.z + [0, 0, 1]]
+            axis = columns.max { ($0 * $0).sum() < ($1 * $1).sum() } ?? [1, 0, 0]
+        }
+        return (unit(axis), angle * 180 / .pi)
+    }
+}

@@ -1,0 +1,66 @@
+@testable import Fusion
+import Synchronization
+import Testing
+import Sensor
+@testable import Sampling
+
+/// The guided calibration on the simulated `calibration` scenario, faster than real time.
+@Suite struct SensorCalibrationTests {
+    let clock = ManualClock()
+
+    /// The calibration's result and the steps it reported.
+    private func calibrate(_ scenario: SimulationScenario) throws
+        -> (result: Result<Calibration, SensorCalibration.Failure>, steps: [GuidedCalibration.Step])
+    {
+        let simulated = try SimulatedSensor(scenario, clock: clock)
+        let steps = Mutex<[GuidedCalibration.Step]>([])
+        let calibration = SensorCalibration(sensor: simulated.sensor, pacing: .sleeping(clock)) { step in
+            steps.withLock { $0.append(step) }
+        }
+        let result = Result { () throws(SensorCalibration.Failure) in try calibration.run() }
+        return (result, steps.withLock { $0 })
+    }
+
+    @Test(arguments: [1, 2, 3, 4] as [UInt64])
+    func recoversTheSensorErrorsAndTheMounting(seed: UInt64) throws {
+        let mounting = Rotation(axis: [0, 0, 1], angleDegrees: 90)
+        let scenario = SimulationScenario.calibration(seed: seed, mounting: mounting, temperatureCelsius: 25)
+        let (result, steps) = try calibrate(scenario)
+        let calibration = try result.get()
+        #expect(steps == [
+            .holdStill, .nextFace(captured: 1), .nextFace(captured: 2), .nextFace(captured: 3),
+            .nextFace(captured: 4), .nextFace(captured: 5), .strapOn, .swing, .finished,
+        ])
+        let errors = scenario.errors
+        let offset = errors.accelOffsetG, gyro = errors.gyroOffsetDPS
+        // Offsets to a few mg (a tenth of the datasheet's ±50 mg), bias to 0.1 °/s.
+        #expect((calibration.accelerometerOffset - Vector3(offset.x, offset.y, offset.z)).maximumMagnitude < 0.005)
+        #expect((calibration.gyroBias - Vector3(gyro.x, gyro.y, gyro.z)).maximumMagnitude < 0.1)
+        // Sensitivities to 0.3 % (the datasheet allows ±3 %; the sample clock's error is included).
+        let clockError = errors.sampleClockError
+        for axis in 0..<3 {
+            // A fast sample clock (shorter true period) reads as a larger sensitivity.
+            let expectedGyro = (1 + errors.gyroScaleError[axis]) * (1 + clockError)
+            #expect(abs(calibration.gyroScale[axis] - expectedGyro) < 0.003, "gyro axis \(axis)")
+            #expect(abs(calibration.accelerometerScale[axis] - (1 + errors.accelScaleError[axis])) < 0.003, "accel axis \(axis)")
+        }
+        // The shin axis is "up" in the strapped start pose (the shank 3° from vertical); extension
+        // turns the shank by −θ about its y, so the hinge (positive toward extension) is its −y.
+        let toBoard = mounting.transposed
+        let shin = toBoard * (Rotation(axis: [0, 1, 0], angleDegrees: 3) * SIMD3(0, 0, 1))
+        let hinge = toBoard * SIMD3(0, 1, 0)
+        let found = try #require(calibration.mounting)
+        #expect(found.shinAxis.angle(to: Vector3(shin.x, shin.y, shin.z)) * 180 / .pi < 1.5)
+        #expect(found.hingeAxis.angle(to: Vector3(-hinge.x, -hinge.y, -hinge.z)) * 180 / .pi < 3)
+    }
+
+    @Test func refusesWhenTheDeviceMovesDuringTheGyroBiasWindow() throws {
+        // The knee-extension scenario starts moving after 2 s, inside the 3 s window.
+        let (result, steps) = try calibrate(SimulationScenario.kneeExtension(seed: 1))
+        #expect(steps == [.holdStill])
+        guard case .failure(.procedure(.moved)) = result else {
+            Issue.record("expected a refusal because the device moved, got \(result)")
+            return
+        }
+    }
+}
