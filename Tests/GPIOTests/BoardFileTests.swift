@@ -229,6 +229,21 @@ struct InstallTests {
     }
 
     @Test(.enabled(if: make != nil && builtRomdev != nil, "needs make and the built romdev"))
+    func uninstallRemovesEverythingButTheConfiguration() throws {
+        let root = try ScratchDirectory()
+        try #require(try install(prefix: "/usr/local", into: root).status == 0)
+        let result = try run(
+            try #require(make), ["--no-print-directory", "uninstall", "PREFIX=/usr/local", "DESTDIR=\(root.url.path)"],
+            directory: repositoryRoot)
+        #expect(result.status == 0, "\(result.output)")
+        let left = try FileManager.default.subpathsOfDirectory(atPath: root.url.path).filter { path in
+            var isDirectory: ObjCBool = false
+            return FileManager.default.fileExists(atPath: root.path("/\(path)"), isDirectory: &isDirectory) && !isDirectory.boolValue
+        }
+        #expect(left == ["etc/romdev/romdev.conf"])
+    }
+
+    @Test(.enabled(if: make != nil && builtRomdev != nil, "needs make and the built romdev"))
     func otherPrefixesKeepTheBoardFilesWhereTheyAreRead() throws {
         let root = try ScratchDirectory()
         let result = try install(prefix: "/opt/romdev", into: root)
