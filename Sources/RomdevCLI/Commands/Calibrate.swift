@@ -26,6 +26,11 @@ extension Command {
             to calibration.json in the care store's directory, where 'measure', 'replay' and
             'doctor' find it. On a refusal or failure the existing file is left unchanged.
             --simulate runs the simulated 'calibration' scenario in real time (under a minute).
+
+            While the romdev daemon runs it holds the sensor, so the calibration is asked of
+            it (through its control socket) and its reply is printed; a daemon that is busy,
+            refuses or cannot be reached is an error that says so. --simulate never asks the
+            daemon.
             """,
         options: [CalibrateAction.secondsOption] + SensorSource.options(defaultScenario: "calibration")
             + [CalibrationFile.option] + StoreOptions.options,
@@ -52,6 +57,12 @@ struct CalibrateAction: CommandAction, Equatable {
     var store: StoreOptions
 
     func run(in context: CommandContext) throws {
+        if case .hardware = source,
+            let reply = try DaemonControl(environment: context.environment).forward(.calibrate, doing: "could not calibrate the sensor")
+        {
+            context.output.line("Calibrated by the romdev daemon: \(reply.message)")
+            return
+        }
         let file = CalibrationFile(explicitPath: calibrationPath, store: store, in: context)
         let clock = context.sensorClock ?? SystemClock()
         let sensor: MPU6050

@@ -3,8 +3,9 @@ import ServiceSupport
 import Testing
 @testable import RomdevCLI
 
-/// `romdev measure` while a daemon (a fake one in the runtime directory) holds the sensor.
-@Suite struct MeasureThroughDaemonTests {
+/// `romdev measure` and `romdev calibrate` while a daemon (a fake one in the runtime directory)
+/// holds the sensor.
+@Suite struct SensorCommandsThroughDaemonTests {
     private func onboarded() throws -> InProcessRomdev {
         let romdev = try InProcessRomdev()
         try romdev.initialiseAndOnboard()
@@ -75,5 +76,32 @@ import Testing
         let output = try romdev.run(["measure", "--simulate"])
         #expect(daemon.stop() == [])
         #expect(output.contains("Range of motion: "))
+    }
+
+    @Test func calibrationGoesToTheDaemon() throws {
+        let romdev = try onboarded()
+        let daemon = try FakeDaemon(runtimeDirectory: romdev.runtimeDirectory) { _ in .ok("calibration saved") }
+        let output = try romdev.run(["calibrate"])
+        #expect(daemon.stop() == [.calibrate])
+        #expect(output == "Calibrated by the romdev daemon: calibration saved\n")
+    }
+
+    @Test func calibrationRefusedByTheDaemonSaysWhy() throws {
+        let romdev = try onboarded()
+        let daemon = try FakeDaemon(runtimeDirectory: romdev.runtimeDirectory) { _ in
+            .failed("calibration needs the sensor to itself: stop the daemon")
+        }
+        let failure = romdev.failure(["calibrate"]) as? CommandFailure
+        _ = daemon.stop()
+        #expect(failure == CommandFailure(
+            "could not calibrate the sensor", why: "the romdev daemon: calibration needs the sensor to itself: stop the daemon"))
+        #expect(!FileManager.default.fileExists(atPath: romdev.directory.path + "/calibration.json"))
+    }
+
+    @Test func calibrationWithoutADaemonUsesTheSensorDirectly() throws {
+        let romdev = try onboarded()
+        let failure = try #require(romdev.failure(["calibrate", "--bus", "/nonexistent/i2c-9"]) as? CommandFailure)
+        #expect(failure.what == "could not open the sensor")
+        #expect(failure.why?.contains("/nonexistent/i2c-9") == true)
     }
 }
