@@ -58,7 +58,7 @@ let package = Package(
         // Runs against the Linux kernel's i2c-stub and gpio-sim in a QEMU guest (make test-kernel);
         // skips everywhere else.
         .testTarget(
-            name: "KernelTests", dependencies: ["Sensor", "GPIO", "LinuxSystem"], exclude: ["Guest"]),
+            name: "KernelTests", dependencies: ["Sensor", "GPIO", "LinuxSystem", "romdev"], exclude: ["Guest"]),
         .testTarget(
             name: "RomdevCLITests",
             dependencies: ["RomdevCLI", "CareStorage", "Care", "Sensor", "Fusion", "ServiceSupport"]),
