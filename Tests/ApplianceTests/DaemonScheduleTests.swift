@@ -162,3 +162,24 @@ struct DaemonScheduleTests {
         ])
     }
 }
+
+@Suite("Care store reads of the daemon")
+struct CareStoreReadsTests {
+    @Test func newestOutcomeDateIgnoresDeletedOutcomes() throws {
+        let harness = try DaemonHarness(start: { $0.local(2026, 6, 8, 8) }, planStart: { $0.local(2026, 6, 2) })
+        let onboarded = harness.local(2026, 6, 2).addingTimeInterval(60)
+        #expect(try harness.store.newestOutcomeDate() == onboarded)
+        let week = DateInterval(start: harness.local(2026, 6, 3), end: harness.local(2026, 6, 6))
+        let checkins = try harness.store.fetchEvents(taskID: "checkin", from: week.start, to: week.end)
+        for (index, event) in checkins.enumerated() {
+            try harness.store.addOutcome(
+                NewOutcome(taskUUID: event.task.uuid, occurrence: event.scheduleEvent.occurrence, values: []),
+                now: event.scheduleEvent.start.addingTimeInterval(Double(index) * 60))
+        }
+        let last = try #require(checkins.last)
+        #expect(try harness.store.newestOutcomeDate() == last.scheduleEvent.start.addingTimeInterval(Double(checkins.count - 1) * 60))
+        try harness.store.deleteOutcome(taskID: "checkin", occurrence: last.scheduleEvent.occurrence, now: harness.local(2026, 6, 7))
+        let previous = checkins[checkins.count - 2]
+        #expect(try harness.store.newestOutcomeDate() == previous.scheduleEvent.start.addingTimeInterval(Double(checkins.count - 2) * 60))
+    }
+}

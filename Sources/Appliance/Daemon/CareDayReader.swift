@@ -20,6 +20,6 @@ struct CareDayReader {
 
     /// The creation date of the newest live outcome, if any.
     func newestOutcome() throws(CareStoreError) -> Date? {
-        try store.fetchOutcomes().map(\.outcome.createdDate).max()
+        try store.newestOutcomeDate()
     }
 }

@@ -150,6 +150,23 @@ import Musl
         }
     }
 
+    @Test func missingSensorKeepsTheDaemonRunning() throws {
+        let device = try Device()
+        // The simulated sensor answers at 0x68 only.
+        let config = device.directory.path + "/romdev.conf"
+        try "i2c_address = 0x69\n".write(toFile: config, atomically: true, encoding: .utf8)
+        try device.start(["--config", config, "--start-at", device.tomorrowAt("10:00:00"), "--press-at", "1s", "--time-scale", "4"])
+        #expect(device.waitForLog("no measurement: motion sensor missing"))
+        device.signal(SIGTERM)
+        #expect(device.wait() == 0)
+        #expect(device.log.contains("<4>motion sensor not answering on simulated knee-extension sensor: "))
+        let states = device.notify.datagrams().flatMap { $0 }
+        #expect(states.first == "READY=1")
+        #expect(states.contains { $0.hasPrefix("STATUS=motion sensor missing on simulated knee-extension sensor") })
+        #expect(states.last == "STOPPING=1")
+        #expect(try device.rangeOfMotionOutcomes().isEmpty)
+    }
+
     @Test func simulationOptionsNeedSimulate() throws {
         let result = try RomdevProcess.run(["daemon", "--press-at", "2s"])
         #expect(result.status == 64)
