@@ -167,6 +167,41 @@ struct DaemonSessionTests {
     }
 }
 
+extension DaemonSessionTests {
+    @Test func calibrationRequestIsGuidedWithCuesAndAnswered() throws {
+        let harness = try dueDay(presses: [ScriptedPress(atSeconds: 15)])
+        let calibrations = ScriptedCalibrations(clock: harness.clock, script: [
+            (0, .holdStill), (4, .nextFace(captured: 1)), (8, .nextFace(captured: 2)), (12, .strapOn), (15, .swing),
+            (20, .saved("gyro bias (0.1, -0.2, 0.0) °/s")),
+        ])
+        harness.calibrations = calibrations
+        let at = { (seconds: Double) in harness.start.addingTimeInterval(seconds) }
+        harness.requests.send(.calibrate, at: at(5))
+        harness.requests.send(.measure(limb: nil), at: at(10))
+        harness.requests.send(.calibrate, at: at(12))
+        try harness.run(until: at(60))
+        let replies = harness.requests.replies
+        try #require(replies.count == 3)
+        #expect(replies[0].1 == .busy("a calibration is running"))
+        #expect(replies[1].1 == .busy("a calibration is running"))
+        #expect(replies[2].1 == .ok("calibration saved: gyro bias (0.1, -0.2, 0.0) °/s"))
+        // The press at 15 s came during the calibration (from about 5 s, 20 s long): ignored.
+        #expect(harness.measurements.started.isEmpty)
+        #expect(harness.output.states.contains(.status("calibrating: face 1 of 6 done, turn it onto another face")))
+        #expect(harness.output.messages.contains("calibration saved: gyro bias (0.1, -0.2, 0.0) °/s"))
+        #expect(calibrations.started == 1)
+    }
+
+    @Test func stopSignalAbortsACalibration() throws {
+        let harness = try dueDay()
+        harness.calibrations = ScriptedCalibrations(clock: harness.clock, script: [(0, .holdStill), (100, .saved("x"))])
+        harness.requests.send(.calibrate, at: harness.start.addingTimeInterval(5))
+        try harness.run(until: harness.start.addingTimeInterval(30))
+        #expect(harness.requests.replies.map(\.1) == [.failed("the daemon is stopping; the calibration was aborted")])
+        #expect(harness.output.states.last == .stopping)
+    }
+}
+
 /// The daemon with the real measurement on the simulated sensor, faster than real time.
 @Suite("Daemon on the simulated sensor")
 struct DaemonSimulatedSensorTests {

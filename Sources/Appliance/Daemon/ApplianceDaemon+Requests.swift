@@ -12,8 +12,8 @@ extension ApplianceDaemon {
             case .status:
                 pending.reply(.ok(statusLine(at: wall)))
             case .measure(let limb, let unscheduled):
-                if session != nil {
-                    pending.reply(.busy("a measurement is running"))
+                if isBusy {
+                    pending.reply(.busy(session != nil ? "a measurement is running" : "a calibration is running"))
                 } else if unscheduled {
                     pending.reply(.failed(
                         "the daemon records only today's scheduled measurement; for an unscheduled one stop it (systemctl stop romdev) and run 'romdev measure --unscheduled'"))
@@ -22,16 +22,88 @@ extension ApplianceDaemon {
                     pending.reply(.failed(refusal))
                 }
             case .calibrate:
-                pending.reply(.failed(
-                    "calibration needs the sensor to itself: stop the daemon (systemctl stop romdev), run 'romdev calibrate', then start it again"))
+                startCalibration(pending)
             case .exportDone(let files):
                 log(.notice, "export finished: \(files.count) file\(files.count == 1 ? "" : "s"); the stick may be removed")
-                if session == nil {
+                if !isBusy {
                     play(.done)
                     showTransient(.success, for: 3_000_000_000)
                 }
                 pending.reply(.ok("done cue given"))
             }
         }
+    }
+}
+
+extension ApplianceDaemon {
+    /// Starts a calibration for a control request, or answers why not.
+    func startCalibration(_ pending: PendingControlRequest) {
+        if isBusy {
+            pending.reply(.busy(session != nil ? "a measurement is running" : "a calibration is running"))
+            return
+        }
+        guard let calibrations = parts.calibrations else {
+            pending.reply(.failed("this daemon does not calibrate; stop it (systemctl stop romdev) and run 'romdev calibrate'"))
+            return
+        }
+        if sensorProblem != nil { probeSensor() }
+        if let sensorProblem {
+            pending.reply(.failed("motion sensor missing on \(parts.sensor.location): \(sensorProblem)"))
+            return
+        }
+        do {
+            calibration = RunningCalibration(run: try calibrations.startCalibration(), request: pending)
+            shownPattern = nil
+            transientPattern = nil
+            log(.notice, "calibration started (requested over the control socket)")
+        } catch {
+            sensorProblem = "\(error)"
+            lastSensorProbe = now
+            play(.error)
+            log(.warning, "calibration not started: \(error)")
+            pending.reply(.failed("cannot start the sensor: \(error)"))
+        }
+    }
+
+    /// Turns the calibration's steps into cues; answers the request when it ends.
+    func pollCalibration() {
+        guard var running = calibration else { return }
+        for event in running.run.takeEvents() {
+            switch event {
+            case .holdStill:
+                running.step = "lay the sensor flat and still"
+                play(.holdStill)
+            case .nextFace(let captured):
+                running.step = "face \(captured) of 6 done, turn it onto another face"
+                play(.go)
+            case .strapOn:
+                running.step = "strap it on the shin and hold still"
+                play(.holdStill)
+            case .swing:
+                running.step = "extend the knee once"
+                play(.go)
+            case .saved(let summary):
+                calibration = nil
+                log(.notice, "calibration saved: \(summary)")
+                play(.done)
+                showTransient(.success, for: 3_000_000_000)
+                running.request.reply(.ok("calibration saved: \(summary)"))
+                return
+            case .failed(let reason):
+                calibration = nil
+                log(.error, "calibration failed: \(reason)")
+                play(.error)
+                showTransient(.fault(.measurementFailed), for: settings.timing.faultCueNanoseconds)
+                running.request.reply(.failed("calibration failed: \(reason)"))
+                return
+            case .aborted:
+                calibration = nil
+                log(.notice, "calibration cancelled")
+                running.request.reply(.failed("the calibration was cancelled"))
+                return
+            }
+            log(.info, "calibration: \(running.step)")
+        }
+        calibration = running
     }
 }

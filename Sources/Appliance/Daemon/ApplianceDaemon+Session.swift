@@ -12,11 +12,15 @@ extension ApplianceDaemon {
         case .pressed:
             break
         case .longPressReached:
+            if let running = calibration {
+                running.run.abort()
+                log(.info, "calibration cancelled by a long press")
+            }
             guard let running = session else { return }
             running.measurement.abort()
             log(.info, "measurement cancelled by a long press")
         case .released(let press):
-            guard press.kind == .short else { return }
+            guard press.kind == .short, calibration == nil else { return }
             if let running = session {
                 running.measurement.stop()
                 log(.info, "button: ending the measurement with the result so far")

@@ -26,12 +26,14 @@ public final class ApplianceDaemon {
         /// Whether SIGTERM or SIGINT arrived.
         public var stopRequested: () -> Bool
         public var requests: (any ControlRequestSource)?
+        /// Calibrations asked for over the control socket; nil refuses them.
+        public var calibrations: (any GuidedCalibrationStarter)?
 
         public init(
             store: CareStore, panel: ControlPanel, monotonic: any GPIOClock, wallClock: any WallClock,
             sensor: any SensorProbe, measurements: any GuidedMeasurementStarter, output: any DaemonOutput,
             clockSynchronized: @escaping () -> Bool, stopRequested: @escaping () -> Bool,
-            requests: (any ControlRequestSource)? = nil
+            requests: (any ControlRequestSource)? = nil, calibrations: (any GuidedCalibrationStarter)? = nil
         ) {
             self.store = store
             self.panel = panel
@@ -43,6 +45,7 @@ public final class ApplianceDaemon {
             self.clockSynchronized = clockSynchronized
             self.stopRequested = stopRequested
             self.requests = requests
+            self.calibrations = calibrations
         }
     }
 
@@ -89,10 +92,21 @@ public final class ApplianceDaemon {
     /// A pattern shown for a while after an event (a result, a failure), then the day's again.
     var transientPattern: (pattern: LEDPattern, until: UInt64)?
     var session: RunningSession?
+    var calibration: RunningCalibration?
     var measurementsEnded = 0
     var lastStatus: String?
     /// The reminder instants of one local day (of the reminders' calendar), kept for the day.
     var reminderDay: (day: LocalDay, instants: [Date])?
+
+    /// A calibration in progress and the request to answer when it ends.
+    struct RunningCalibration {
+        let run: any GuidedCalibrationRun
+        let request: PendingControlRequest
+        var step = "starting"
+    }
+
+    /// Whether a measurement or a calibration has the sensor.
+    var isBusy: Bool { session != nil || calibration != nil }
 
     /// A measurement in progress and who asked for it.
     struct RunningSession {
@@ -139,7 +153,7 @@ public final class ApplianceDaemon {
 
         while !parts.stopRequested() {
             turn()
-            if let limit = settings.exitAfterMeasurements, measurementsEnded >= limit, session == nil,
+            if let limit = settings.exitAfterMeasurements, measurementsEnded >= limit, !isBusy,
                 transientPattern == nil, parts.panel.cues.currentChime == nil
             {
                 log(.notice, "\(limit) measurement\(limit == 1 ? "" : "s") done; stopping as asked")
@@ -170,11 +184,13 @@ public final class ApplianceDaemon {
         if day != currentDay || refreshRequested || lastRefresh.map({ now - $0 >= settings.timing.storeRefreshNanoseconds }) ?? true {
             refresh(at: wall)
         }
-        if sensorProblem != nil, session == nil, now - lastSensorProbe >= settings.timing.sensorRetryNanoseconds {
+        if sensorProblem != nil, !isBusy, now - lastSensorProbe >= settings.timing.sensorRetryNanoseconds {
             probeSensor()
         }
         if session != nil {
             pollSession(at: wall)
+        } else if calibration != nil {
+            pollCalibration()
         } else {
             soundReminderIfDue(at: wall)
         }
@@ -287,7 +303,7 @@ public final class ApplianceDaemon {
         let wanted: LEDPattern
         if let transient = transientPattern {
             wanted = transient.pattern
-        } else if session != nil {
+        } else if isBusy {
             wanted = .measuring
         } else if storeProblem != nil {
             wanted = .fault(.storageFailure)
@@ -310,6 +326,7 @@ public final class ApplianceDaemon {
     /// One line for `systemctl status`.
     func statusLine(at wall: Date) -> String {
         if let session { return "measuring: \(session.phase)" }
+        if let calibration { return "calibrating: \(calibration.step)" }
         if let storeProblem { return "care store unreadable: \(storeProblem)" }
         var line = dayStatus.summary
         if let sensorProblem { line = "motion sensor missing on \(parts.sensor.location) (retrying: \(sensorProblem)); " + line }
@@ -331,6 +348,12 @@ public final class ApplianceDaemon {
             running.request?.reply(.failed("the daemon is stopping; nothing was stored"))
             session = nil
             log(.notice, "measurement aborted by the stop request; nothing stored")
+        }
+        if let running = calibration {
+            running.run.abort()
+            running.request.reply(.failed("the daemon is stopping; the calibration was aborted"))
+            calibration = nil
+            log(.notice, "calibration aborted by the stop request")
         }
         do {
             try parts.panel.shutDown()

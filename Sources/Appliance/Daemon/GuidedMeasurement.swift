@@ -42,3 +42,31 @@ public protocol SensorProbe: AnyObject {
     /// Where the sensor is, for messages: `/dev/i2c-1 at 0x68`.
     var location: String { get }
 }
+
+/// What a guided calibration reports to the daemon's loop.
+public enum GuidedCalibrationEvent: Equatable, Sendable {
+    /// Lie still on a table (gyro bias).
+    case holdStill
+    /// `captured` faces of six are done: turn the device onto another.
+    case nextFace(captured: Int)
+    /// Strap the device on the shin and hold still.
+    case strapOn
+    /// Extend the knee once and return.
+    case swing
+    /// Calibrated and saved; the text summarises it.
+    case saved(String)
+    /// No calibration: refused (the device moved), the sensor failed, or it could not be saved.
+    case failed(String)
+    case aborted
+}
+
+/// A calibration running on its own queue, polled like a measurement.
+public protocol GuidedCalibrationRun: AnyObject {
+    func takeEvents() -> [GuidedCalibrationEvent]
+    func abort()
+}
+
+/// Starts calibrations on the sensor.
+public protocol GuidedCalibrationStarter: AnyObject {
+    func startCalibration() throws -> any GuidedCalibrationRun
+}

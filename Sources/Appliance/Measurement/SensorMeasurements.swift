@@ -6,13 +6,16 @@ import Synchronization
 /// Guided measurements on the sensor: each opens and configures the sensor afresh (it may have
 /// been unplugged and replaced since the last), then runs a `RangeOfMotionMeasurement` on the
 /// sampling loop's queue, whose reports wait in a mailbox for the daemon's loop.
-public final class SensorMeasurements: GuidedMeasurementStarter {
+///
+/// `@unchecked Sendable`: the calibration, the one thing that changes (from a calibration's
+/// completion on its queue), is behind a mutex; the rest is set once.
+public final class SensorMeasurements: GuidedMeasurementStarter, @unchecked Sendable {
     /// Opens the sensor (bus and driver) for one session.
     public typealias OpenSensor = () throws -> MPU6050
 
     private let openSensor: OpenSensor
     private let configuration: MPU6050Configuration
-    private let calibration: Calibration?
+    private let calibration: Mutex<Calibration?>
     private let pacing: Pacing
 
     /// How the sampling loop keeps time.
@@ -34,8 +37,13 @@ public final class SensorMeasurements: GuidedMeasurementStarter {
     ) {
         self.openSensor = openSensor
         self.configuration = configuration
-        self.calibration = calibration
+        self.calibration = Mutex(calibration)
         self.pacing = pacing
+    }
+
+    /// Uses `calibration` from the next session on (after the daemon calibrated the sensor).
+    public func use(_ calibration: Calibration) {
+        self.calibration.withLock { $0 = calibration }
     }
 
     public func startMeasurement() throws -> any GuidedMeasurement {
@@ -43,7 +51,7 @@ public final class SensorMeasurements: GuidedMeasurementStarter {
         try sensor.configure(configuration)
         let running = RunningSensorMeasurement()
         let measurement = RangeOfMotionMeasurement(
-            sensor: sensor, calibration: calibration,
+            sensor: sensor, calibration: calibration.withLock { $0 },
             pacing: pacing == .realTime ? .dispatchTimer : .sleeping(sensor.clock),
             onProgress: { [running] phase in running.post(phase) })
         running.attach(measurement)

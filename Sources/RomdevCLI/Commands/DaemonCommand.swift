@@ -41,8 +41,9 @@ struct DaemonCommand: CommandAction, Equatable {
             guided measurement: one beep, hold still; two rising beeps, extend the knee and
             return; three rising tones once the result is stored. A long press cancels. A
             missing sensor is retried; SIGTERM or SIGINT aborts a running measurement without
-            storing anything and exits 0. 'romdev measure' and the export service reach the
-            daemon over its control socket ($ROMDEV_RUNTIME_DIR, else /run/romdev).
+            storing anything and exits 0. 'romdev measure', 'romdev calibrate' and the export
+            service reach the daemon over its control socket ($ROMDEV_RUNTIME_DIR, else
+            /run/romdev); a calibration is saved next to the store.
 
             The configuration file holds 'key = value' lines: the store, the sensor's I2C bus
             and address, the GPIO lines, the sample rate, the reminder times, quiet hours and

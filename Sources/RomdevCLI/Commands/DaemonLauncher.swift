@@ -40,7 +40,8 @@ struct DaemonLauncher {
 
         // 2. The sensor, checked once now and again while it is missing.
         let clocks = Clocks(simulation: simulation)
-        let calibration = try CalibrationFile(explicitPath: nil, store: storeOptions, in: context).load()
+        let calibrationFile = CalibrationFile(explicitPath: nil, store: storeOptions, in: context)
+        let calibration = try calibrationFile.load()
         let sensorSettings = try MPU6050Configuration(sampleRateHz: configuration.sampleRateHz)
         let openSensor = sensorOpener(clock: clocks.sensor)
         let sensorLocation = simulation.map { "simulated \($0.scenario) sensor" }
@@ -50,7 +51,15 @@ struct DaemonLauncher {
         let measurements = SensorMeasurements(
             configuration: sensorSettings, calibration: calibration,
             pacing: simulation == nil ? .realTime : .sensorClock, openSensor: openSensor)
-        logger.info("calibration: \(calibration == nil ? "none (run 'romdev calibrate')" : "loaded")")
+        logger.info("calibration: \(calibrationFile.describe(calibration))")
+        let calibrationPath = calibrationFile.path
+        let calibrations = SensorCalibrations(
+            configuration: sensorSettings, pacing: simulation == nil ? .realTime : .sensorClock,
+            measurements: measurements,
+            save: { calibration in
+                try AtomicFile.write(String(decoding: calibration.json(), as: UTF8.self) + "\n", to: calibrationPath)
+            },
+            openSensor: openSensor)
 
         // 3. The button, LED and buzzer.
         let (panel, simulatedChip) = try controlPanel(clock: clocks.monotonic, logger: logger)
@@ -102,7 +111,7 @@ struct DaemonLauncher {
                 store: careStore, panel: panel, monotonic: clocks.monotonic, wallClock: wallClock, sensor: probe,
                 measurements: measurements, output: output,
                 clockSynchronized: simulation == nil ? { ClockSynchronization.isSynchronized() } : { true },
-                stopRequested: { signals.isStopRequested }, requests: requests),
+                stopRequested: { signals.isStopRequested }, requests: requests, calibrations: calibrations),
             settings: ApplianceDaemon.Settings(
                 configuration: configuration,
                 watchdog: ServiceWatchdog(environment: context.environment, processID: getpid()),

@@ -160,6 +160,8 @@ final class DaemonHarness {
     var onTurn: (Date) -> Void = { _ in }
     /// The measurements the daemon starts (scripted unless a test puts the simulator here).
     var starter: (any GuidedMeasurementStarter)?
+    /// Calibrations the daemon may run; nil refuses them.
+    var calibrations: (any GuidedCalibrationStarter)?
     let start: Date
     /// Wall times of the buzzer's rising edges.
     private let buzzerOnTimes = DateLog()
@@ -235,7 +237,7 @@ final class DaemonHarness {
                     onTurn(now)
                     return now >= end || stopWhen(now)
                 },
-                requests: requests),
+                requests: requests, calibrations: calibrations),
             settings: ApplianceDaemon.Settings(
                 configuration: configuration, timing: timing, watchdog: watchdog, exitAfterMeasurements: exitAfter))
         daemon.run(sensorProblem: sensor.problem())
@@ -296,4 +298,50 @@ final class OutcomeProbe: @unchecked Sendable {
     }
 
     var counts: [(Date, Int)] { lock.withLock { stored } }
+}
+
+/// A calibration that plays a script on the daemon's monotonic clock.
+final class ScriptedCalibration: GuidedCalibrationRun {
+    private let clock: any GPIOClock
+    private var script: [(at: UInt64, event: GuidedCalibrationEvent)]
+    private var aborted = false
+
+    init(clock: any GPIOClock, script: [(seconds: Double, event: GuidedCalibrationEvent)]) {
+        self.clock = clock
+        let start = clock.nowNanoseconds
+        self.script = script.map { (start + UInt64($0.seconds * 1e9), $0.event) }
+    }
+
+    func takeEvents() -> [GuidedCalibrationEvent] {
+        if aborted {
+            script.removeAll()
+            aborted = false
+            return [.aborted]
+        }
+        let now = clock.nowNanoseconds
+        let due = script.prefix { $0.at <= now }
+        script.removeFirst(due.count)
+        return due.map(\.event)
+    }
+
+    func abort() {
+        aborted = true
+    }
+}
+
+/// Starts scripted calibrations.
+final class ScriptedCalibrations: GuidedCalibrationStarter {
+    let clock: any GPIOClock
+    let script: [(seconds: Double, event: GuidedCalibrationEvent)]
+    private(set) var started = 0
+
+    init(clock: any GPIOClock, script: [(seconds: Double, event: GuidedCalibrationEvent)]) {
+        self.clock = clock
+        self.script = script
+    }
+
+    func startCalibration() throws -> any GuidedCalibrationRun {
+        started += 1
+        return ScriptedCalibration(clock: clock, script: script)
+    }
 }
