@@ -203,6 +203,8 @@ struct InstallTests {
         let defaults = try run(try #require(builtRomdev), ["daemon", "--print-config"])
         #expect(defaults.status == 0)
         #expect(try root.text("/etc/romdev/romdev.conf") == defaults.output, "the default configuration")
+        let check = try run(root.path("/usr/local/bin/romdev"), ["daemon", "--check-config", "--config", root.path("/etc/romdev/romdev.conf")])
+        #expect(check.status == 0, "the installed daemon accepts the installed configuration: \(check.output)")
     }
 
     @Test(.enabled(if: make != nil && builtRomdev != nil, "needs make and the built romdev"))
