@@ -12,7 +12,8 @@
 /// 3. ``Step/strapOn``: moved, strapped to the front of the shin below the knee, the patient
 ///    seated with the shin vertical, then at rest: the start pose gives the shin axis.
 /// 4. ``Step/swing``: one knee extension and back to rest: the swing gives the hinge axis
-///    (``Calibration/mounting(startPose:swing:parameters:)``).
+///    (``Calibration/mounting(startPose:swing:parameters:)``). A movement of less than 20° that
+///    comes to rest is not the swing: its rest becomes the start pose.
 /// 5. ``Step/finished``: ``calibration`` holds the result.
 ///
 /// A step that takes longer than ``Parameters/stepTimeoutSeconds`` fails.
@@ -38,6 +39,10 @@ public struct GuidedCalibration: Sendable {
         /// Least angle between a new face and every face so far, degrees: adjacent faces are 90°
         /// apart, a device set down crooked on the same face a few degrees.
         public var newPoseDegrees: Double = 45
+        /// Largest mean rotation rate (°/s, after the bias known so far) of a pose's window. The rest
+        /// detector follows a slow, smooth turn (it compares with a low-passed reference), so a
+        /// window can pass its thresholds while turning a few degrees a second; its mean cannot.
+        public var poseRateTolerance: Double = 0.5
         /// Longest time one step may take, seconds.
         public var stepTimeoutSeconds: Double = 120
         public var fusion = FusionParameters()
@@ -57,6 +62,10 @@ public struct GuidedCalibration: Sendable {
     private var tableSamples: [InertialSample] = []
     private var poses: [Vector3] = []
     private var movedSincePose = false
+    /// The gyro reading at rest: the first window's mean until the fit, then zero (the samples are
+    /// corrected from then on).
+    private var restingRate = Vector3.zero
+    private var lastPoseCheck = -Double.infinity
     /// When the detector last began to read still; nil while moving.
     private var stillStart: Double?
     /// Corrected samples of the strapped start pose's rest, then of the swing.
@@ -99,14 +108,19 @@ public struct GuidedCalibration: Sendable {
                 try window.requireStill(parameters.fusion)
                 guard let pose = window.meanAcceleration.normalized else { throw .implausibleFit("zero acceleration") }
                 poses = [pose]
+                restingRate = window.meanRotationRate
                 advance(to: .nextFace(captured: 1), at: raw.time)
             }
         case .nextFace(let captured):
             tableSamples.append(raw)
             if !detector.isStill { movedSincePose = true }
-            // The detector follows slow turns; the pose's own window must be still as well.
+            // The detector follows slow turns; the pose's own window must be still as well. It is
+            // looked at ten times a second, not at every sample.
             guard movedSincePose, let still = stillStart, raw.time - still >= parameters.poseSeconds,
-                  let window = stillWindow(tableSamples, lastSeconds: parameters.poseSeconds),
+                  raw.time - lastPoseCheck >= 0.1
+            else { break }
+            lastPoseCheck = raw.time
+            guard let window = stillWindow(tableSamples, lastSeconds: parameters.poseSeconds),
                   let pose = window.meanAcceleration.normalized
             else { break }
             movedSincePose = false
@@ -117,7 +131,11 @@ public struct GuidedCalibration: Sendable {
                 advance(to: .nextFace(captured: captured + 1), at: raw.time)
             } else {
                 calibration = try Calibration.fromFaces(tableSamples, parameters: parameters.fusion)
+                restingRate = .zero
                 tableSamples = []
+                // From here on the samples are corrected: a reference built on raw ones would read
+                // the jump as a movement.
+                detector = RestDetector(parameters: parameters.fusion)
                 advance(to: .strapOn, at: raw.time)
             }
         case .strapOn:
@@ -134,9 +152,19 @@ public struct GuidedCalibration: Sendable {
             swing.append(corrected)
             if !detector.isStill { movedSincePose = true }
             guard movedSincePose, let still = stillStart, raw.time - still >= parameters.poseSeconds,
-                  var result = calibration
+                  raw.time - lastPoseCheck >= 0.1, var result = calibration
             else { break }
-            result.mounting = try Calibration.mounting(startPose: startPose, swing: swing, parameters: parameters.fusion)
+            lastPoseCheck = raw.time
+            guard stillWindow(swing, lastSeconds: parameters.poseSeconds) != nil else { break }
+            movedSincePose = false
+            do throws(CalibrationError) {
+                result.mounting = try Calibration.mounting(startPose: startPose, swing: swing, parameters: parameters.fusion)
+            } catch .tooLittleRotation {
+                // A shuffle or the end of strapping on, not the swing: this rest is the start pose.
+                startPose = Array(swing.drop { $0.time < raw.time - parameters.poseSeconds })
+                swing.removeAll(keepingCapacity: true)
+                break
+            }
             calibration = result
             advance(to: .finished, at: raw.time)
         case .finished:
@@ -150,11 +178,12 @@ public struct GuidedCalibration: Sendable {
         stepStart = time
     }
 
-    /// The statistics of the samples of the last `seconds`, when they were still.
+    /// The statistics of the samples of the last `seconds`, when they were still and not turning.
     private func stillWindow(_ samples: [InertialSample], lastSeconds seconds: Double) -> StillWindow? {
         guard let last = samples.last else { return nil }
         let from = samples.lastIndex { $0.time < last.time - seconds }.map { $0 + 1 } ?? samples.startIndex
-        guard let window = try? StillWindow(samples[from...]), (try? window.requireStill(parameters.fusion)) != nil
+        guard let window = try? StillWindow(samples[from...]), (try? window.requireStill(parameters.fusion)) != nil,
+              (window.meanRotationRate - restingRate).length <= parameters.poseRateTolerance
         else { return nil }
         return window
     }

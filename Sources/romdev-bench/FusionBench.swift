@@ -10,8 +10,9 @@ enum FusionBench {
 
     static func run() {
         print("== fusion: knee ROM accuracy, \(trials) simulated sessions per row")
-        print("   (datasheet sensor errors; calibration at 25 °C: still gyro bias, six accelerometer faces,")
-        print("    three 90° turns for gyro sensitivity; measured warmer; random mounting, rest −5…15°,")
+        print("   (datasheet sensor errors; calibrated at 25 °C by the procedure of 'romdev calibrate' over the")
+        print("    simulated calibration scenario: gyro bias at rest, six faces and the turns between them, strapped")
+        print("    start pose and a knee swing for the mounting; measured warmer; random mounting, rest −5…15°,")
         print("    peak 45…110°, 45…200 °/s, hold 0.5…2.5 s; driver FIFO at 200 Hz)")
         print("   host                     range |err| p50   p95    max   gravity RMSE in motion  returned  flagged  lost")
         let rows: [(String, AccuracyTrial.HostLoad, Bool)] = [
@@ -20,8 +21,12 @@ enum FusionBench {
         ]
         for (name, load, scale) in rows {
             do {
-                let outcomes = try (0..<UInt64(trials)).map {
-                    try AccuracyTrial(seed: $0 + 1, load: load, calibratesGyroScale: scale).run()
+                let outcomes = try (0..<UInt64(trials)).map { index in
+                    do {
+                        return try AccuracyTrial(seed: index + 1, load: load, calibratesGyroScale: scale).run()
+                    } catch {
+                        throw TrialFailure(seed: index + 1, error: error)
+                    }
                 }
                 let s = AccuracySummary(outcomes)
                 print("   \(pad(name, 24)) \(f(s.rangeErrorMedian))° \(f(s.rangeError95))° \(f(s.rangeErrorMaximum))°  "
@@ -32,6 +37,13 @@ enum FusionBench {
         }
         print("   targets: p95 ≤ 1.0°, max ≤ 2.0°, gravity RMSE ≤ 1°")
         cost()
+    }
+
+    /// A trial that could not run, with its seed so that it can be replayed.
+    struct TrialFailure: Error, CustomStringConvertible {
+        var seed: UInt64
+        var error: any Error
+        var description: String { "seed \(seed): \(error)" }
     }
 
     /// Nanoseconds per sample of the filter alone and of the whole session, over a long recording

@@ -1,4 +1,5 @@
-// `make bench`: prints figures for the care store, the sensor driver and fusion.
+// `make bench`: prints figures for the care store, the sensor driver, the sampling loop and fusion.
 CareBench.run()
 SensorBench.run()
+SamplingBench.run()
 FusionBench.run()

@@ -21,7 +21,7 @@ import Sensor
         return (result, steps.withLock { $0 })
     }
 
-    @Test(arguments: [1, 2, 3, 4] as [UInt64])
+    @Test(arguments: [1, 2, 3] as [UInt64])
     func recoversTheSensorErrorsAndTheMounting(seed: UInt64) throws {
         let mounting = Rotation(axis: [0, 0, 1], angleDegrees: 90)
         let scenario = SimulationScenario.calibration(seed: seed, mounting: mounting, temperatureCelsius: 25)

@@ -29,15 +29,33 @@ public struct CalibrationMotion: Equatable, Sendable {
     }
 
     /// Still on the table before the first turn, seconds (the gyro-bias window and then some).
-    public var leadInSeconds: Double
+    public let leadInSeconds: Double
     /// The table part: five turns, each onto a face not shown before.
-    public var faceMoves: [Move]
+    public let faceMoves: [Move]
     /// The knee swing after strapping on.
-    public var swing: KneeExtension
+    public let swing: KneeExtension
     /// From the last face to the strapped start pose, seconds.
-    public var strapSeconds: Double
+    public let strapSeconds: Double
     /// Still in the strapped start pose before the swing, seconds.
-    public var startPoseSeconds: Double
+    public let startPoseSeconds: Double
+    /// The board's orientation on the table after each move (the first: lying face up); kept
+    /// because every simulated sample needs them.
+    let tableOrientations: [Rotation]
+
+    public init(
+        leadInSeconds: Double, faceMoves: [Move], swing: KneeExtension, strapSeconds: Double, startPoseSeconds: Double
+    ) {
+        self.leadInSeconds = leadInSeconds
+        self.faceMoves = faceMoves
+        self.swing = swing
+        self.strapSeconds = strapSeconds
+        self.startPoseSeconds = startPoseSeconds
+        var orientations = [Rotation.identity]
+        for move in faceMoves {
+            orientations.append(Rotation(axis: move.axis, angleDegrees: move.angleDegrees) * orientations[orientations.count - 1])
+        }
+        tableOrientations = orientations
+    }
 
     /// A procedure at a person's pace: holds of `holdSeconds` (at least 2.5 s for the rest
     /// detector to accept a pose), turns of about a second and a half, a 70° knee swing.
@@ -59,7 +77,7 @@ public struct CalibrationMotion: Equatable, Sendable {
             swing: KneeExtension(
                 restDegrees: 3, peakDegrees: 70, peakSpeedDegreesPerSecond: jitter(90), holdSeconds: jitter(1),
                 returnDegrees: 3, leadInSeconds: jitter(3), leadOutSeconds: 3),
-            strapSeconds: jitter(4), startPoseSeconds: 0)
+            strapSeconds: jitter(4), startPoseSeconds: 2)
     }
 
     /// The whole procedure, seconds.
@@ -68,19 +86,10 @@ public struct CalibrationMotion: Equatable, Sendable {
             + startPoseSeconds + swing.durationSeconds
     }
 
-    /// The board's orientation on the table after each move (the first: lying face up).
-    func tableOrientations() -> [Rotation] {
-        var orientations = [Rotation.identity]
-        for move in faceMoves {
-            orientations.append(Rotation(axis: move.axis, angleDegrees: move.angleDegrees) * orientations[orientations.count - 1])
-        }
-        return orientations
-    }
-
     /// The orientation (world ← board), angular rate in board axes (°/s) and shank inclination
     /// (degrees; 0 until strapped) at `t`, for a board strapped with `mounting` (board → shank).
     func pose(atSeconds t: Double, mounting: Rotation) -> (orientation: Rotation, rateDPS: SIMD3<Double>, inclination: Double) {
-        let orientations = tableOrientations()
+        let orientations = tableOrientations
         var start = leadInSeconds
         guard t >= start else { return (orientations[0], .zero, 0) }
         for (index, move) in faceMoves.enumerated() {
