@@ -47,18 +47,4 @@ public struct ReminderPolicy: Sendable {
         else { return nil }
         return latest
     }
-
-    /// The next reminder instant after `now` that is outside quiet hours, today or on a later
-    /// day (looking a week ahead), for the status line.
-    public func nextReminder(after now: Date) -> Date? {
-        var day = now
-        for _ in 0..<8 {
-            if let next = reminders.instants(onDayOf: day, calendar: calendar).first(where: { $0 > now && !isQuiet($0) }) {
-                return next
-            }
-            guard let following = calendar.date(byAdding: .day, value: 1, to: calendar.startOfDay(for: day)) else { return nil }
-            day = following
-        }
-        return nil
-    }
 }
