@@ -64,7 +64,26 @@ struct CalibrateAction: CommandAction, Equatable {
             return
         }
         let file = CalibrationFile(explicitPath: calibrationPath, store: store, in: context)
-        let clock = context.sensorClock ?? SystemClock()
+        context.output.line("Calibrating the sensor on \(source.label); the result goes to \(file.path).")
+        let calibration = try calibrateSensor(clock: context.sensorClock, output: PromptOutput(context.output))
+        try attempt("could not save the calibration to \(file.path)") {
+            let directory = (file.path as NSString).deletingLastPathComponent
+            if !directory.isEmpty {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            }
+            try AtomicFile.write(String(decoding: calibration.json(), as: UTF8.self) + "\n", to: file.path)
+        }
+        context.output.write(Self.summary(calibration))
+        context.output.line("Saved to \(file.path).")
+    }
+
+    /// The procedure on the sensor, apart from the file: bring-up, the guided steps on the
+    /// sampling loop, one prompt line per step.
+    /// - Parameter clock: The simulated sensor's clock, or nil for real time.
+    /// - Throws: `CommandFailure` when the sensor cannot be brought up or fails, or the procedure
+    ///   refuses (the device moved, a step timed out, an implausible fit).
+    func calibrateSensor(clock sensorClock: (any MonotonicClock)?, output: PromptOutput) throws -> Calibration {
+        let clock = sensorClock ?? SystemClock()
         let sensor: MPU6050
         do {
             let opened = try source.openBus(clock: clock)
@@ -77,21 +96,19 @@ struct CalibrateAction: CommandAction, Equatable {
         }
         var parameters = GuidedCalibration.Parameters()
         parameters.biasSeconds = biasSeconds
-        let output = PromptOutput(context.output)
         let seconds = biasSeconds
-        output.line("Calibrating the sensor on \(source.label); the result goes to \(file.path).")
-        let calibration: Calibration
         do {
-            calibration = try SensorCalibration(
+            return try SensorCalibration(
                 sensor: sensor, parameters: parameters,
-                pacing: context.sensorClock == nil ? .dispatchTimer : .sleeping(clock),
+                pacing: sensorClock == nil ? .dispatchTimer : .sleeping(clock),
                 onStep: { step in output.line(Self.prompt(for: step, biasSeconds: seconds)) }
             ).run()
         } catch {
             switch error {
             case .procedure(.moved(let gyro, let acceleration)):
                 throw CommandFailure(
-                    "calibration refused", why: CalibrationError.moved(gyroDeviation: gyro, accelerationDeviation: acceleration).description,
+                    "calibration refused",
+                    why: CalibrationError.moved(gyroDeviation: gyro, accelerationDeviation: acceleration).description,
                     hint: "lay the sensor flat on a table, leave it still and run 'romdev calibrate' again")
             case .procedure(let refusal):
                 throw CommandFailure("calibration refused", why: refusal.description, hint: "run 'romdev calibrate' again")
@@ -101,15 +118,6 @@ struct CalibrateAction: CommandAction, Equatable {
                 throw CommandFailure("calibration failed", why: error.description)
             }
         }
-        try attempt("could not save the calibration to \(file.path)") {
-            let directory = (file.path as NSString).deletingLastPathComponent
-            if !directory.isEmpty {
-                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            }
-            try AtomicFile.write(String(decoding: calibration.json(), as: UTF8.self) + "\n", to: file.path)
-        }
-        context.output.write(Self.summary(calibration))
-        context.output.line("Saved to \(file.path).")
     }
 
     static func prompt(for step: GuidedCalibration.Step, biasSeconds: Double) -> String {

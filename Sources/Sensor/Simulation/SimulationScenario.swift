@@ -42,12 +42,12 @@ public struct SimulationScenario: Equatable, Sendable {
             errors: .datasheet(seed: seed), seed: seed)
     }
 
-    /// The guided calibration at a person's pace (about 45 s): still on a table, the six faces,
-    /// strapped to the shin with `mounting`, one knee swing; datasheet errors drawn from `seed`,
-    /// the die at a steady `temperatureCelsius` (calibration is done before use, cooler).
+    /// The guided calibration at a person's pace (under 50 s): still on a table, the six faces,
+    /// strapped to the shin with `mounting`, one knee swing; datasheet errors drawn from `seed`
+    /// (so the same seed is the same sensor as in `kneeExtension`, strapped the same way by
+    /// default), the die at a steady `temperatureCelsius` when given.
     public static func calibration(
-        seed: UInt64 = 0, mounting: Rotation = Rotation(axis: [0, 0, 1], angleDegrees: 90),
-        temperatureCelsius: Double? = nil
+        seed: UInt64 = 0, mounting: Rotation = .identity, temperatureCelsius: Double? = nil
     ) -> SimulationScenario {
         var errors = SensorErrorModel.datasheet(seed: seed)
         if let temperatureCelsius { errors.temperature = .constant(temperatureCelsius) }

@@ -51,6 +51,20 @@ struct CalibrateCommandTests {
         #expect(json["calibration"] as? String == defaultPath(romdev))
     }
 
+    @Test func measuringTheCalibratedSimulatedSensorGivesTheTrueRange() throws {
+        let romdev = try InProcessRomdev()
+        try romdev.initialiseAndOnboard()
+        try romdev.run(["calibrate", "--simulate", "--seed", "3"])
+        let output = try romdev.run(["measure", "--simulate", "--seed", "3", "--json"])
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any])
+        // The knee-extension scenario: from 5° to 70° and back. Angles count from the strapped pose
+        // of the calibration, which the scenario holds 3° from vertical: the start reads 5 − 3.
+        let range = try #require(json["range"] as? Double), start = try #require(json["start"] as? Double)
+        #expect(abs(range - 65) < 1)
+        #expect(abs(start - 2) < 1)
+        #expect((json["flags"] as? [String])?.isEmpty == true)
+    }
+
     @Test func replayRefusesAForeignCalibrationFile() throws {
         let romdev = try InProcessRomdev()
         let recording = romdev.directory.path + "/extension.csv"
