@@ -73,6 +73,7 @@ final class LinuxI2CBusKernelTests: XCTestCase {
             // i2c-stub answers ENODEV for an address without a chip; a real adapter reports the
             // missing ACK as EREMOTEIO (i2c-bcm2835) or ENXIO.
             XCTAssertEqual(error.errno, .noSuchDevice)
+            XCTAssertEqual(error.hint?.hasPrefix("nothing acknowledged 0x69"), true, error.hint ?? "no hint")
             XCTAssertTrue(error.description.hasPrefix("i2c read of 1 byte at 0x75 from 0x69 on \(bus.devicePath): "), error.description)
         }
         XCTAssertThrowsError(try bus.writeByte(0x00, register: MPU6050Register.powerManagement1)) { error in

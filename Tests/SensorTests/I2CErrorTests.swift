@@ -23,6 +23,16 @@ import Testing
                 == "cannot select address 0x68 on /dev/i2c-1: Device or resource busy (EBUSY)")
     }
 
+    @Test func aTransferThatFindsNoDeviceIsAMissingAcknowledgeWhateverTheErrno() {
+        for errno in [Errno.remoteIO, .noSuchDeviceOrAddress, .noSuchDevice] {
+            let error = I2CError(.read(count: 1), devicePath: "/dev/i2c-1", address: 0x69, register: 0x75, errno: errno)
+            #expect(error.hint?.contains("nothing acknowledged 0x69") == true, "\(errno)")
+        }
+        // Opening the node with ENODEV: the adapter is what is missing.
+        let adapter = I2CError(.open, devicePath: "/dev/i2c-1", errno: .noSuchDevice)
+        #expect(adapter.hint?.contains("dtparam=i2c_arm=on") == true)
+    }
+
     @Test func hintsForAccessAndMissingBus() {
         let denied = I2CError(.open, devicePath: "/dev/i2c-1", errno: .permissionDenied)
         #expect(denied.description == "cannot open /dev/i2c-1: Permission denied (EACCES)")

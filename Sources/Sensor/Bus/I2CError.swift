@@ -59,16 +59,25 @@ public struct I2CError: Error, Equatable, Sendable, CustomStringConvertible {
     /// What to try next, when the errno points at a usual cause (access rights, I2C disabled,
     /// nothing answering at the address).
     public var hint: String? {
+        // A transfer that finds no device is a missing acknowledge, whatever errno the adapter
+        // picks for it: EREMOTEIO (i2c-bcm2835), ENXIO, or ENODEV (i2c-stub and some SMBus
+        // controllers). Only opening the node with ENODEV means the adapter itself is absent.
+        var isTransfer: Bool {
+            switch operation {
+            case .read, .write: true
+            default: false
+            }
+        }
         switch errno {
+        case .noSuchDevice where isTransfer, .remoteIO, .noSuchDeviceOrAddress:
+            return "nothing acknowledged \(address.map { hex($0) } ?? "the address"): check power, SDA/SCL "
+                + "wiring and the AD0 pin (low = 0x68, high = 0x69); `i2cdetect -y 1` lists devices"
         case .permissionDenied, .notPermitted:
             return "add the user to the group that owns \(devicePath) (romdev, or i2c on Raspberry Pi OS; "
                 + "install udev/60-romdev.rules) and log in again"
         case .noSuchFileOrDirectory, .noSuchDevice:
             return "enable I2C (dtparam=i2c_arm=on in /boot/firmware/config.txt, then reboot) "
                 + "and load the i2c-dev module (modprobe i2c-dev); `ls /dev/i2c-*` lists the buses"
-        case .remoteIO, .noSuchDeviceOrAddress:
-            return "nothing acknowledged \(address.map { hex($0) } ?? "the address"): check power, SDA/SCL "
-                + "wiring and the AD0 pin (low = 0x68, high = 0x69); `i2cdetect -y 1` lists devices"
         case .resourceBusy:
             return "a kernel driver is bound to this address; unbind it (the driver does not force access)"
         case .timedOut, .ioError:
