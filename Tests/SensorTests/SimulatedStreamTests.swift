@@ -60,9 +60,9 @@ import Testing
             try simulator.writeByte(value, register: register)
         }
 
-        func readBlock(register: UInt8, count: Int) throws(I2CError) -> [UInt8] {
+        func readBlock(register: UInt8, into bytes: UnsafeMutableBufferPointer<UInt8>) throws(I2CError) {
             defer { pause(register) }
-            return try simulator.readBlock(register: register, count: count)
+            try simulator.readBlock(register: register, into: bytes)
         }
     }
 

@@ -22,11 +22,25 @@ public protocol I2CBus: AnyObject {
     /// Writes one register. The corresponding call is `i2c_smbus_write_byte_data`.
     func writeByte(_ value: UInt8, register: UInt8) throws(I2CError)
 
-    /// Reads `count` bytes starting at `register` in one combined transfer (the device
-    /// auto-increments the register, or not, as it does on the chip).
+    /// Reads `bytes.count` bytes starting at `register` in one combined transfer (the device
+    /// auto-increments the register, or not, as it does on the chip) into the caller's storage, so
+    /// a loop that reads every tick need not allocate.
     /// The corresponding call is `i2c_smbus_read_i2c_block_data`.
+    /// - Parameter bytes: 1...`I2CBlock.maximumLength` (32) bytes.
+    func readBlock(register: UInt8, into bytes: UnsafeMutableBufferPointer<UInt8>) throws(I2CError)
+}
+
+extension I2CBus {
+    /// Reads `count` bytes starting at `register` into a new array: for reads off the sampling
+    /// path (bring-up, checks), where an allocation does not matter.
     /// - Parameter count: 1...`I2CBlock.maximumLength` (32) bytes.
-    func readBlock(register: UInt8, count: Int) throws(I2CError) -> [UInt8]
+    public func readBlock(register: UInt8, count: Int) throws(I2CError) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        try bytes.withUnsafeMutableBufferPointer { buffer throws(I2CError) in
+            try readBlock(register: register, into: buffer)
+        }
+        return bytes
+    }
 }
 
 /// Limits of SMBus-style block transfers.

@@ -96,13 +96,11 @@ public final class LinuxI2CBus: I2CBus {
         }
     }
 
-    public func readBlock(register: UInt8, count: Int) throws(I2CError) -> [UInt8] {
+    public func readBlock(register: UInt8, into bytes: UnsafeMutableBufferPointer<UInt8>) throws(I2CError) {
+        let count = bytes.count
         precondition((1...I2CBlock.maximumLength).contains(count), "I2C block reads are 1...32 bytes")
-        var bytes = [UInt8](repeating: 0, count: count)
-        let received = try bytes.withUnsafeMutableBufferPointer { buffer throws(I2CError) -> Int32 in
-            try smbus(.read(count: count), register: register) {
-                i2c_smbus_read_i2c_block_data(descriptor, register, UInt8(count), buffer.baseAddress)
-            }
+        let received = try smbus(.read(count: count), register: register) {
+            i2c_smbus_read_i2c_block_data(descriptor, register, UInt8(count), bytes.baseAddress)
         }
         // A short block read leaves the device's register pointer somewhere we did not ask for;
         // treat it as an I/O error rather than hand back stale bytes.
@@ -111,7 +109,6 @@ public final class LinuxI2CBus: I2CBus {
                 .read(count: count), devicePath: devicePath, address: address, register: register,
                 errno: .ioError)
         }
-        return bytes
     }
 
     /// Runs one libi2c call, mapping its `-errno` result and retrying `EINTR`.

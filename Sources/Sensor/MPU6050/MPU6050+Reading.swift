@@ -97,9 +97,9 @@ extension MPU6050 {
         into samples: inout [IMUSample], configuration: MPU6050Configuration, decoder: IMUDecoder
     ) throws(MPU6050Error) -> SampleGap? {
         let rate = Double(configuration.sampleRateHz)
-        let countBytes = try readBlock(MPU6050Register.fifoCountHigh, count: 2)
+        try readIntoBuffer(MPU6050Register.fifoCountHigh, count: 2)
         let now = clock.now
-        let count = Int(UInt16(countBytes[0]) << 8 | UInt16(countBytes[1]))
+        let count = Int(UInt16(readBuffer[0]) << 8 | UInt16(readBuffer[1]))
         let capacity = decoder.part.fifoCapacityBytes
         // A full FIFO has overflowed (or is about to): its contents no longer start at a record boundary.
         if count >= capacity { return try recoverFromOverflow(at: now, rate: rate, capacity: capacity) }
@@ -110,23 +110,23 @@ extension MPU6050 {
         var remaining = available - available % Self.fifoRecordSize - stream.partialRecord.count
         while remaining > 0 {
             let chunk = min(I2CBlock.maximumLength, remaining)
-            let bytes = try readBlock(MPU6050Register.fifoReadWrite, count: chunk)
+            try readIntoBuffer(MPU6050Register.fifoReadWrite, count: chunk)
             remaining -= chunk
-            stream.partialRecord.append(contentsOf: bytes)
+            stream.partialRecord.append(contentsOf: readBuffer[..<chunk])
             decodeWholeRecords(into: &samples, decoder: decoder, rate: rate, temperature: stream.temperature)
         }
 
         // Read after the records: FIFO_OFLOW (cleared by this read) then tells whether the FIFO
         // overflowed while they were read, a host stalled mid-drain; the oldest bytes were dropped
         // under the reads, so none of this drain's records can be trusted.
-        let status = try readBlock(MPU6050Register.interruptStatus, count: 9)
-        if status[0] & MPU6050Bits.fifoOverflow != 0 {
+        try readIntoBuffer(MPU6050Register.interruptStatus, count: 9)
+        if readBuffer[0] & MPU6050Bits.fifoOverflow != 0 {
             let suspect = samples.count - firstNew
             samples.removeLast(suspect)
             stream.nextIndex -= suspect
             return try recoverFromOverflow(at: clock.now, rate: rate, capacity: capacity)
         }
-        stream.temperature = decoder.temperature(status, at: 7)
+        stream.temperature = decoder.temperature(readBuffer, at: 7)
         for i in firstNew..<samples.count {
             samples[i].temperatureCelsius = stream.temperature
         }
@@ -156,7 +156,7 @@ extension MPU6050 {
         try resetFIFO()
         // FIFO_OFLOW stays latched through the reset; reading clears it, so the next drain sees only
         // an overflow of its own.
-        _ = try readBlock(MPU6050Register.interruptStatus, count: 1)
+        try readIntoBuffer(MPU6050Register.interruptStatus, count: 1)
         let resetTime = clock.now
         let produced = stream.anchorIndex + Int(((resetTime - stream.anchorTime) * rate).rounded())
         // A record begun in `partialRecord` belongs to sample `nextIndex`, which is lost too.

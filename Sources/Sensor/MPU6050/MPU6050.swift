@@ -27,6 +27,8 @@ public final class MPU6050 {
 
     var decoder: IMUDecoder?
     var stream = StreamState()
+    /// One I2C block's worth of storage for the FIFO drain's reads (see `readIntoBuffer`).
+    var readBuffer = [UInt8](repeating: 0, count: I2CBlock.maximumLength)
 
     /// - Parameters:
     ///   - clock: Waited on after reset and used to place samples after an overflow.
@@ -137,6 +139,16 @@ public final class MPU6050 {
 
     func readBlock(_ register: UInt8, count: Int) throws(MPU6050Error) -> [UInt8] {
         try io { () throws(I2CError) in try bus.readBlock(register: register, count: count) }
+    }
+
+    /// Reads `count` bytes into the front of `readBuffer`, the storage every FIFO drain reuses so
+    /// that sampling does not allocate; the caller takes what it needs before the next read.
+    func readIntoBuffer(_ register: UInt8, count: Int) throws(MPU6050Error) {
+        try io { () throws(I2CError) in
+            try readBuffer.withUnsafeMutableBufferPointer { buffer throws(I2CError) in
+                try bus.readBlock(register: register, into: UnsafeMutableBufferPointer(rebasing: buffer[..<count]))
+            }
+        }
     }
 
     func write(_ value: UInt8, to register: UInt8) throws(MPU6050Error) {

@@ -97,21 +97,19 @@ public final class SimulatedMPU6050: I2CBus {
         writeRegister(register, value)
     }
 
-    public func readBlock(register: UInt8, count: Int) throws(I2CError) -> [UInt8] {
+    public func readBlock(register: UInt8, into bytes: UnsafeMutableBufferPointer<UInt8>) throws(I2CError) {
+        let count = bytes.count
         precondition((1...I2CBlock.maximumLength).contains(count), "I2C block reads are 1...32 bytes")
         try transfer(.read(count: count), register: register)
         statistics.readTransactions += 1
         statistics.bytesRead += count
         statistics.sclClocks += 27 + 9 * count
-        var bytes = [UInt8]()
-        bytes.reserveCapacity(count)
         var current = register
-        for _ in 0..<count {
-            bytes.append(readRegister(current))
+        for i in 0..<count {
+            bytes[i] = readRegister(current)
             // FIFO_R_W does not advance the register pointer; everything else does.
             if current != MPU6050Register.fifoReadWrite { current = (current &+ 1) & 0x7F }
         }
-        return bytes
     }
 
     /// Catches the device up to the present, then fails the transfer if it is not acknowledged or

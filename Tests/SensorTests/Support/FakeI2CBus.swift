@@ -68,14 +68,18 @@ final class FakeI2CBus: I2CBus {
         }
     }
 
-    func readBlock(register: UInt8, count: Int) throws(I2CError) -> [UInt8] {
+    func readBlock(register: UInt8, into bytes: UnsafeMutableBufferPointer<UInt8>) throws(I2CError) {
+        let count = bytes.count
         try record(.read(register, count: count), .read(count: count), register: register)
+        var values: [UInt8]
         if register == 0x74 {
-            let bytes = Array(fifo.prefix(count))
-            fifo.removeFirst(bytes.count)
-            return bytes + [UInt8](repeating: bytes.last ?? 0, count: count - bytes.count)
+            values = Array(fifo.prefix(count))
+            fifo.removeFirst(values.count)
+            values += [UInt8](repeating: values.last ?? 0, count: count - values.count)
+        } else {
+            values = (0..<count).map { value(of: register + UInt8($0)) }
         }
-        return (0..<count).map { value(of: register + UInt8($0)) }
+        _ = bytes.initialize(from: values)
     }
 
     private func value(of register: UInt8) -> UInt8 {
