@@ -18,6 +18,10 @@ import Musl
         let stderrPath: String
         var process: Process?
 
+        deinit {
+            notify.stop()
+        }
+
         init() throws {
             directory = try TemporaryDirectory()
             notify = try NotifyReceiver(directory: directory.path)
@@ -41,10 +45,10 @@ import Musl
         }
 
         /// Starts the daemon on tomorrow (day 1 of the plan, a range-of-motion day).
-        func start(_ arguments: [String]) throws {
+        func start(_ arguments: [String], scenario: String? = nil) throws {
             let process = Process()
             process.executableURL = RomdevProcess.executable
-            process.arguments = ["daemon", "--simulate"] + arguments
+            process.arguments = ["daemon", scenario.map { "--simulate=\($0)" } ?? "--simulate"] + arguments
             var env = environment
             env["PATH"] = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
             env["TZ"] = "UTC"
@@ -164,6 +168,20 @@ import Musl
         #expect(states.contains { $0.hasPrefix("STATUS=motion sensor missing on simulated knee-extension sensor") })
         #expect(states.last == "STOPPING=1")
         #expect(try device.rangeOfMotionOutcomes().isEmpty)
+    }
+
+    @Test func calibrateGoesThroughTheDaemonAndIsSavedNextToTheStore() throws {
+        let device = try Device()
+        try device.start(["--start-at", device.tomorrowAt("10:00:00"), "--time-scale", "10", "--press-at", "1000s"], scenario: "calibration")
+        #expect(device.waitForLog("<5>ready: ", limit: 20))
+        let saved = try RomdevProcess.run(["calibrate"], environment: device.environment)
+        #expect(saved.status == 0)
+        #expect(saved.stdout.hasPrefix("Calibrated by the romdev daemon: calibration saved: "))
+        device.signal(SIGTERM)
+        #expect(device.wait() == 0)
+        #expect(device.log.contains("<5>calibration started (requested over the control socket)\n"))
+        #expect(FileManager.default.fileExists(atPath: device.directory.path + "/calibration.json"))
+        #expect(device.notify.datagrams().flatMap { $0 }.contains("STATUS=calibrating: extend the knee once"))
     }
 
     @Test func simulationOptionsNeedSimulate() throws {

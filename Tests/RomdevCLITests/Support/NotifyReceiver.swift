@@ -7,10 +7,14 @@ import Musl
 #endif
 
 /// A service manager's end of the notify protocol: a bound `SOCK_DGRAM` Unix socket whose path
-/// goes in `NOTIFY_SOCKET`, read after the child exits.
-final class NotifyReceiver {
+/// goes in `NOTIFY_SOCKET`, read continuously as systemd does (a Unix datagram queue holds few
+/// messages, and a sender blocks while it is full).
+final class NotifyReceiver: @unchecked Sendable {
     let path: String
     private let descriptor: CInt
+    private let lock = NSLock()
+    private var received: [[String]] = []
+    private var stopped = false
 
     init(directory: String) throws {
         path = directory + "/notify.sock"
@@ -29,21 +33,40 @@ final class NotifyReceiver {
             }
         }
         guard bound == 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+        // The reader keeps the queue empty so the daemon never blocks on a full one.
+        Thread { [weak self] in
+            while let self, !self.lock.withLock({ self.stopped }) {
+                var request = pollfd(fd: self.descriptor, events: Int16(POLLIN), revents: 0)
+                _ = poll(&request, 1, 50)
+                self.lock.withLock { self.drain() }
+            }
+        }.start()
     }
 
     deinit {
         close(descriptor)
     }
 
-    /// Every datagram received so far, each as its `KEY=VALUE` lines.
-    func datagrams() -> [[String]] {
-        var result: [[String]] = []
+    /// Ends the reader; call before dropping the receiver.
+    func stop() {
+        lock.withLock { stopped = true }
+    }
+
+    /// Takes every queued datagram; the caller holds the lock.
+    private func drain() {
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
             let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, CInt(MSG_DONTWAIT)) }
-            guard count > 0 else { return result }
-            let text = String(decoding: buffer[..<count], as: UTF8.self)
-            result.append(text.split(separator: "\n").map(String.init))
+            guard count > 0 else { return }
+            received.append(String(decoding: buffer[..<count], as: UTF8.self).split(separator: "\n").map(String.init))
+        }
+    }
+
+    /// Every datagram received so far, each as its `KEY=VALUE` lines.
+    func datagrams() -> [[String]] {
+        lock.withLock {
+            drain()
+            return received
         }
     }
 }
