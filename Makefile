@@ -111,6 +111,8 @@ demo: build
 
 ## bench: figures for the store, the driver and fusion (release build)
 bench: deps
+	@# valgrind counts the sampling path's heap allocations per tick.
+	@$(MAKE) --no-print-directory apt-install PACKAGES="valgrind"
 	$(SWIFT) build -c release --static-swift-stdlib --product romdev
 	$(SWIFT) build -c release --static-swift-stdlib --product romdev-bench
 	"$(RELEASE_BIN_DIR)/romdev-bench" --romdev "$(RELEASE_BIN_DIR)/romdev"

@@ -107,7 +107,9 @@ extension SimulatedMPU6050 {
         let accelRaw = quantise(force * accelRange.lsbPerG)
         let gyroRaw = quantise(rate * gyroRange.lsbPerDegreePerSecond)
         let temperatureRaw = scenario.part.temperatureRaw(celsius: temperature)
-        latest = [accelRaw.0, accelRaw.1, accelRaw.2, temperatureRaw, gyroRaw.0, gyroRaw.1, gyroRaw.2]
+        // In place: the simulator samples at up to 1 kHz, and a new array each time would allocate.
+        (latest[0], latest[1], latest[2], latest[3]) = (accelRaw.0, accelRaw.1, accelRaw.2, temperatureRaw)
+        (latest[4], latest[5], latest[6]) = (gyroRaw.0, gyroRaw.1, gyroRaw.2)
         interruptStatus |= MPU6050Bits.dataReady
         if fifoFilling { pushRecord() }
     }
@@ -116,19 +118,15 @@ extension SimulatedMPU6050 {
     /// full, the oldest bytes go and FIFO_OFLOW is set (register map §4.31).
     private func pushRecord() {
         let enable = registers[Int(MPU6050Register.fifoEnable)]
-        var record: [UInt8] = []
-        func put(_ word: Int16) {
-            let bits = UInt16(bitPattern: word)
-            record.append(UInt8(bits >> 8))
-            record.append(UInt8(bits & 0xFF))
+        let before = fifo.count
+        if enable & MPU6050Bits.fifoAccel != 0 {
+            for i in 0..<3 { fifo.append(bigEndian: latest[i]) }
         }
-        if enable & MPU6050Bits.fifoAccel != 0 { latest[0..<3].forEach(put) }
-        if enable & MPU6050Bits.fifoTemperature != 0 { put(latest[3]) }
-        if enable & 0x40 != 0 { put(latest[4]) }
-        if enable & 0x20 != 0 { put(latest[5]) }
-        if enable & 0x10 != 0 { put(latest[6]) }
-        guard !record.isEmpty else { return }
-        fifo.append(contentsOf: record)
+        if enable & MPU6050Bits.fifoTemperature != 0 { fifo.append(bigEndian: latest[3]) }
+        if enable & 0x40 != 0 { fifo.append(bigEndian: latest[4]) }
+        if enable & 0x20 != 0 { fifo.append(bigEndian: latest[5]) }
+        if enable & 0x10 != 0 { fifo.append(bigEndian: latest[6]) }
+        guard fifo.count > before else { return }
         let excess = fifo.count - scenario.part.fifoCapacityBytes
         if excess > 0 {
             fifo.dropFirst(excess)

@@ -149,8 +149,11 @@ struct ByteQueue {
         storage.count - head
     }
 
-    mutating func append(contentsOf bytes: [UInt8]) {
-        storage.append(contentsOf: bytes)
+    /// Appends a register word as the chip stores it: high byte first.
+    mutating func append(bigEndian word: Int16) {
+        let bits = UInt16(bitPattern: word)
+        storage.append(UInt8(bits >> 8))
+        storage.append(UInt8(bits & 0xFF))
     }
 
     mutating func dropFirst(_ n: Int) {
