@@ -105,17 +105,25 @@ public enum RecoverCarePlan {
         return calendar.startOfDay(for: later)
     }
 
-    /// The outcome values of one range-of-motion measurement: the five angles in degrees, `range`
-    /// first (the one value Recover stored, so a reader that takes the first value gets it), then
+    /// The outcome values of one range-of-motion measurement: the five angles in degrees (range =
+    /// maximum − minimum), `range` first (the one value Recover stored, so a reader that takes the first value gets it), then
     /// start, finish, minimum, maximum; then the measured limb (text, kind ``Kind/limb``) when
     /// given, and one text value of kind ``Kind/flag`` per quality flag, so exports show them.
     public static func rangeOfMotionValues(
         startDegrees: Double, finishDegrees: Double, minimumDegrees: Double, maximumDegrees: Double,
-        rangeDegrees: Double, limb: String? = nil, flags: [String] = [], createdDate: Date
+        limb: String? = nil, flags: [String] = [], createdDate: Date
     ) -> [OutcomeValue] {
+        // Hundredths of a degree: far finer than the measurement's accuracy, without the float
+        // noise (65.95648630778541, -7.95e-16) that would pass for precision in exports. The
+        // range is taken from the stored extremes, so range = maximum − minimum holds exactly as
+        // stored.
+        func hundredths(_ degrees: Double) -> Double { (degrees * 100).rounded() / 100 + 0 }
+        let minimum = hundredths(minimumDegrees)
+        let maximum = hundredths(maximumDegrees)
+        let range = hundredths(maximum - minimum)
         let angles = [
-            (Kind.range, rangeDegrees), (Kind.start, startDegrees), (Kind.finish, finishDegrees),
-            (Kind.minimum, minimumDegrees), (Kind.maximum, maximumDegrees),
+            (Kind.range, range), (Kind.start, hundredths(startDegrees)), (Kind.finish, hundredths(finishDegrees)),
+            (Kind.minimum, minimum), (Kind.maximum, maximum),
         ].map { OutcomeValue(.double($0.1), kind: $0.0, units: rangeOfMotionUnits, createdDate: createdDate) }
         let limbValue = limb.map { [OutcomeValue(.text($0), kind: Kind.limb, createdDate: createdDate)] } ?? []
         return angles + limbValue + flags.map { OutcomeValue(.text($0), kind: Kind.flag, createdDate: createdDate) }

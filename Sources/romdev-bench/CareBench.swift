@@ -122,7 +122,7 @@ enum CareBench {
              OutcomeValue(.double(7), kind: RecoverCarePlan.Kind.sleep, units: RecoverCarePlan.sleepUnits, createdDate: date)]
         case RecoverCarePlan.TaskID.rangeOfMotionCheck:
             RecoverCarePlan.rangeOfMotionValues(startDegrees: 0, finishDegrees: 2, minimumDegrees: 0, maximumDegrees: 85,
-                                                rangeDegrees: 85, createdDate: date)
+                                                createdDate: date)
         default:
             [OutcomeValue(.integer(1), createdDate: date)]
         }

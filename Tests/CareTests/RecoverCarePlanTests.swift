@@ -70,15 +70,28 @@ import Testing
 
     @Test func rangeOfMotionValuesAreDegreesWithTheRangeFirst() {
         let values = RecoverCarePlan.rangeOfMotionValues(
-            startDegrees: 0, finishDegrees: 2, minimumDegrees: 0, maximumDegrees: 85, rangeDegrees: 85, createdDate: la.date(2021, 6, 1))
+            startDegrees: 0, finishDegrees: 2, minimumDegrees: 0, maximumDegrees: 85, createdDate: la.date(2021, 6, 1))
         #expect(values.map(\.kind) == ["range", "start", "finish", "minimum", "maximum"])
         #expect(values.allSatisfy { $0.units == "deg" && $0.typeName == "double" })
         #expect(values.first?.numberValue == 85)
     }
 
+    @Test func rangeOfMotionValuesAreStoredToHundredthsWithTheRangeFromTheStoredExtremes() {
+        let values = RecoverCarePlan.rangeOfMotionValues(
+            startDegrees: -7.951386703658792e-16, finishDegrees: 0.11038889944964153,
+            minimumDegrees: -0.0032997603295579206, maximumDegrees: 65.95318654745586, createdDate: la.date(2021, 6, 1))
+        #expect(values.map(\.numberValue) == [65.95, 0, 0.11, 0, 65.95])
+        // No negative zero: it would print as "-0.0".
+        #expect(values.allSatisfy { ($0.numberValue ?? 1).sign == .plus || ($0.numberValue ?? 0) != 0 })
+        let odd = RecoverCarePlan.rangeOfMotionValues(
+            startDegrees: 0, finishDegrees: 0, minimumDegrees: 1.004, maximumDegrees: 71.016, createdDate: la.date(2021, 6, 1))
+        // 71.02 − 1.00: the range matches the stored extremes, not the unrounded 70.012.
+        #expect(odd.first?.numberValue == 70.02)
+    }
+
     @Test func rangeOfMotionValuesEndWithTheLimbAndOneValuePerFlag() {
         let values = RecoverCarePlan.rangeOfMotionValues(
-            startDegrees: 0, finishDegrees: 2, minimumDegrees: 0, maximumDegrees: 85, rangeDegrees: 85, limb: "left",
+            startDegrees: 0, finishDegrees: 2, minimumDegrees: 0, maximumDegrees: 85, limb: "left",
             flags: ["moved-at-start", "too-short"], createdDate: la.date(2021, 6, 1))
         #expect(values.dropFirst(5).map(\.kind) == ["limb", "flag", "flag"])
         #expect(values.dropFirst(5).map(\.value) == [.text("left"), .text("moved-at-start"), .text("too-short")])

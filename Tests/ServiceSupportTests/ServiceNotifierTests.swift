@@ -35,6 +35,22 @@ struct ServiceNotifierTests {
         #expect(receiver.receive() == nil)
     }
 
+    @Test func aReceiverThatDoesNotReadMakesNotifyFailNotWait() throws {
+        let directory = try TemporaryDirectory()
+        let receiver = try DatagramReceiver(path: directory.path("notify"))
+        let notifier = try ServiceNotifier(environment: ["NOTIFY_SOCKET": directory.path("notify")])
+        // The receiver's queue holds net.unix.max_dgram_qlen datagrams (512 by default); after
+        // that a blocking send would wait for ever.
+        var failure: NotifyError?
+        for _ in 0..<100_000 where failure == nil {
+            do { try notifier.notify(.watchdog) } catch { failure = error }
+        }
+        #expect(
+            failure
+                == .system(operation: "send to", socket: directory.path("notify"), errno: .resourceTemporarilyUnavailable))
+        #expect(receiver.receive() == "WATCHDOG=1\n")
+    }
+
     @Test func doesNothingWithoutNotifySocket() throws {
         let notifier = try ServiceNotifier(environment: [:])
         #expect(!notifier.isEnabled)

@@ -9,7 +9,7 @@ extension RangeOfMotionResult {
     public func outcomeValues(limb: String?, createdDate: Date) -> [OutcomeValue] {
         RecoverCarePlan.rangeOfMotionValues(
             startDegrees: start, finishDegrees: finish, minimumDegrees: minimum, maximumDegrees: maximum,
-            rangeDegrees: range, limb: limb, flags: flags.names, createdDate: createdDate)
+            limb: limb, flags: flags.names, createdDate: createdDate)
     }
 
     /// Why the result should not be stored, or nil: a session too short to trust, or angles a

@@ -3,6 +3,7 @@ import CareStorage
 import Foundation
 import Fusion
 import Sampling
+import Appliance
 import ServiceSupport
 
 extension Command {
@@ -109,10 +110,7 @@ struct MeasureAction: CommandAction, Equatable {
 
         let now = context.now()
         let result = outcome.result
-        let values = RecoverCarePlan.rangeOfMotionValues(
-            startDegrees: result.start, finishDegrees: result.finish, minimumDegrees: result.minimum,
-            maximumDegrees: result.maximum, rangeDegrees: result.range, limb: limb, flags: result.flags.names,
-            createdDate: now)
+        let values = result.outcomeValues(limb: limb, createdDate: now)
         let stored = try record(values, on: target, day: day, in: careStore, now: now, doing: what)
         let calendar = careStore.calendar
         if json {
@@ -188,12 +186,16 @@ struct MeasureAction: CommandAction, Equatable {
         _ outcome: RangeOfMotionMeasurement.Outcome, stored: StoredOutcome, limb: String, calendar: Calendar
     ) -> JSONValue {
         let result = outcome.result
+        // The angles as stored (to hundredths), so the two halves of the reply agree.
+        func angle(_ kind: String) -> JSONValue {
+            .double(stored.outcome.values.first { $0.kind == kind }?.numberValue ?? .nan)
+        }
         return .object([
-            ("range", .double(result.range)),
-            ("start", .double(result.start)),
-            ("finish", .double(result.finish)),
-            ("minimum", .double(result.minimum)),
-            ("maximum", .double(result.maximum)),
+            ("range", angle(RecoverCarePlan.Kind.range)),
+            ("start", angle(RecoverCarePlan.Kind.start)),
+            ("finish", angle(RecoverCarePlan.Kind.finish)),
+            ("minimum", angle(RecoverCarePlan.Kind.minimum)),
+            ("maximum", angle(RecoverCarePlan.Kind.maximum)),
             ("units", .string("deg")),
             ("flags", .array(result.flags.names.map { .string($0) })),
             ("limb", .string(limb)),

@@ -45,6 +45,7 @@ public protocol HintedError: Error {
 /// why (the error's description) and, for a ``HintedError``, what to do.
 ///
 /// - Parameter what: What the body does, phrased as a failure: "could not record the check-in".
+@discardableResult
 public func attempt<T>(_ what: @autoclosure () -> String, _ body: () throws -> T) throws -> T {
     do {
         return try body()

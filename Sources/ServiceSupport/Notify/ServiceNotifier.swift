@@ -61,7 +61,11 @@ public struct ServiceNotifier: Sendable {
             sent = try retryingOnInterrupt { () throws(Errno) -> Int in
                 let result = bytes.withUnsafeBytes { buffer in
                     address.withSockaddr { sockaddr, length in
-                        sendto(descriptor, buffer.baseAddress, buffer.count, CInt(MSG_NOSIGNAL), sockaddr, length)
+                        // Never wait on a service manager that is not reading: a late notification
+                        // is better lost (EAGAIN) than the loop that pings the watchdog stalled.
+                        sendto(
+                            descriptor, buffer.baseAddress, buffer.count, CInt(MSG_NOSIGNAL) | CInt(MSG_DONTWAIT),
+                            sockaddr, length)
                     }
                 }
                 guard result >= 0 else { throw .current }
