@@ -84,16 +84,7 @@ struct CalibrateAction: CommandAction, Equatable {
     ///   refuses (the device moved, a step timed out, an implausible fit).
     func calibrateSensor(clock sensorClock: (any MonotonicClock)?, output: PromptOutput) throws -> Calibration {
         let clock = sensorClock ?? SystemClock()
-        let sensor: MPU6050
-        do {
-            let opened = try source.openBus(clock: clock)
-            sensor = try MPU6050(bus: opened.bus, address: source.address, clock: clock)
-            try sensor.configure(.standard)
-        } catch let error as I2CError {
-            throw CommandFailure("could not open the sensor", why: error.description, hint: error.hint)
-        } catch let error as MPU6050Error {
-            throw CommandFailure("could not set up the sensor", why: error.description, hint: error.hint)
-        }
+        let sensor = try source.openConfiguredSensor(clock: clock).sensor
         var parameters = GuidedCalibration.Parameters()
         parameters.biasSeconds = biasSeconds
         let seconds = biasSeconds

@@ -20,16 +20,7 @@ struct LiveMeasurement {
     /// - Throws: `CommandFailure` when the sensor cannot be brought up or fails mid-session.
     func run(prompt: @escaping @Sendable (String) -> Void) throws -> RangeOfMotionMeasurement.Outcome {
         let clock = clock ?? SystemClock()
-        let sensor: MPU6050
-        do {
-            let opened = try source.openBus(clock: clock)
-            sensor = try MPU6050(bus: opened.bus, address: source.address, clock: clock)
-            try sensor.configure(.standard)
-        } catch let error as I2CError {
-            throw CommandFailure("could not open the sensor", why: error.description, hint: error.hint)
-        } catch let error as MPU6050Error {
-            throw CommandFailure("could not set up the sensor", why: error.description, hint: error.hint)
-        }
+        let sensor = try source.openConfiguredSensor(clock: clock).sensor
         let limb = limb
         let measurement = RangeOfMotionMeasurement(
             sensor: sensor, calibration: calibration,

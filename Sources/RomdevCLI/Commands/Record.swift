@@ -58,18 +58,7 @@ public struct RecordAction: CommandAction, Equatable {
                 "will not overwrite \(outputPath)", hint: "choose another --output, or move the existing file away")
         }
         let clock = SystemClock()
-        let sensor: MPU6050
-        let simulator: SimulatedMPU6050?
-        do {
-            let opened = try source.openBus(clock: clock)
-            simulator = opened.simulator
-            sensor = try MPU6050(bus: opened.bus, address: source.address, clock: clock)
-            try sensor.configure(.standard)
-        } catch let error as I2CError {
-            throw CommandFailure("could not open the sensor", why: error.description, hint: error.hint)
-        } catch let error as MPU6050Error {
-            throw CommandFailure("could not set up the sensor", why: error.description, hint: error.hint)
-        }
+        let (sensor, simulator) = try source.openConfiguredSensor(clock: clock)
 
         guard FileManager.default.createFile(atPath: outputPath, contents: nil),
             let file = FileHandle(forWritingAtPath: outputPath)

@@ -87,6 +87,25 @@ public enum SensorSource: Equatable, Sendable {
     }
 }
 
+extension SensorSource {
+    /// Opens the bus and brings the sensor up in the standard configuration: what every command
+    /// that samples does first.
+    /// - Returns: The configured driver, and the simulator behind it when there is one.
+    /// - Throws: `CommandFailure` naming the bus or the sensor, with the error's hint.
+    func openConfiguredSensor(clock: any MonotonicClock) throws -> (sensor: MPU6050, simulator: SimulatedMPU6050?) {
+        do {
+            let opened = try openBus(clock: clock)
+            let sensor = try MPU6050(bus: opened.bus, address: address, clock: clock)
+            try sensor.configure(.standard)
+            return (sensor, opened.simulator)
+        } catch let error as I2CError {
+            throw CommandFailure("could not open the sensor", why: error.description, hint: error.hint)
+        } catch let error as MPU6050Error {
+            throw CommandFailure("could not set up the sensor", why: error.description, hint: error.hint)
+        }
+    }
+}
+
 /// A bus opened by `SensorSource`, with the simulator behind it when there is one (for ground truth).
 struct OpenedSensorBus {
     let bus: any I2CBus
