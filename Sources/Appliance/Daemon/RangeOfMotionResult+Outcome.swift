@@ -21,7 +21,8 @@ extension RangeOfMotionResult {
     }
 
     static func degrees(_ value: Double) -> String {
-        String(format: "%.1f°", value)
+        // Rounded first, and + 0 turns −0 into 0: a still leg's −0.003° is "0.0°", not "-0.0°".
+        String(format: "%.1f°", (value * 10).rounded() / 10 + 0)
     }
 
     /// `range 72.4° (start 1.2°, finish 2.0°, minimum 0.8°, maximum 73.2°)`.

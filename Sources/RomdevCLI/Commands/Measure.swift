@@ -167,19 +167,11 @@ struct MeasureAction: CommandAction, Equatable {
     }
 
     static func text(_ outcome: RangeOfMotionMeasurement.Outcome) -> String {
-        let result = outcome.result
-        let flags = result.flags.isEmpty ? "none" : result.flags.names.joined(separator: ", ")
         let sampling = outcome.sampling
-        return [
-            "Range of motion: \(fixed(result.range, 1))°",
-            "  start     \(fixed(result.start, 1))°",
-            "  finish    \(fixed(result.finish, 1))°",
-            "  minimum   \(fixed(result.minimum, 1))°",
-            "  maximum   \(fixed(result.maximum, 1))°",
-            "  flags     \(flags)",
+        return (outcome.result.textLines + [
             "  session   \(fixed(outcome.seconds, 2)) s, \(outcome.samples) samples, \(sampling.lostSamples) lost, "
                 + "\(sampling.lateTicks) late ticks of \(sampling.ticks)",
-        ].joined(separator: "\n") + "\n"
+        ]).joined(separator: "\n") + "\n"
     }
 
     static func json(

@@ -145,15 +145,8 @@ public struct ReplayAction: CommandAction, Equatable {
         }
 
         var text: String {
-            let flags = result.flags.isEmpty ? "none" : result.flags.names.joined(separator: ", ")
-            var lines = [
-                "Range of motion: \(fixed(result.range, 1))°",
-                "  start     \(fixed(result.start, 1))°",
-                "  finish    \(fixed(result.finish, 1))°",
-                "  minimum   \(fixed(result.minimum, 1))°",
-                "  maximum   \(fixed(result.maximum, 1))°",
-                "  flags     \(flags)",
-                "  ended     \(endText), \(fixed(seconds, 2)) s after the first sample (\(samples) samples)",
+            var lines = result.textLines + [
+                "  ended     \(endText), \(fixed(seconds, 2)) s after the first sample (\(samples) samples)"
             ]
             lines.append("  calibration \(calibrationText)")
             if let referenceRange {
@@ -186,4 +179,19 @@ public struct ReplayAction: CommandAction, Equatable {
 func fixed(_ value: Double, _ digits: Int) -> String {
     let text = String(format: "%.\(digits)f", value)
     return Double(text) == 0 ? String(format: "%.\(digits)f", 0.0) : text
+}
+
+extension RangeOfMotionResult {
+    /// The result as `measure` and `replay` print it, one angle per line to a tenth of a degree.
+    var textLines: [String] {
+        let flags = flags.isEmpty ? "none" : flags.names.joined(separator: ", ")
+        return [
+            "Range of motion: \(fixed(range, 1))°",
+            "  start     \(fixed(start, 1))°",
+            "  finish    \(fixed(finish, 1))°",
+            "  minimum   \(fixed(minimum, 1))°",
+            "  maximum   \(fixed(maximum, 1))°",
+            "  flags     \(flags)",
+        ]
+    }
 }
