@@ -7,8 +7,6 @@ public enum FaultCode: Int, CaseIterable, Equatable, Sendable {
     case measurementFailed = 3
     /// 4 blinks: the care store could not be written.
     case storageFailure = 4
-    /// 5 blinks: the configuration is invalid.
-    case configuration = 5
 }
 
 /// What the LED shows. Each pattern is a timeline of on/off steps, starting when it is shown.
