@@ -48,27 +48,21 @@ final class FakeSensorProbe: SensorProbe {
 
 /// A measurement that plays a script on the daemon's monotonic clock.
 final class ScriptedMeasurement: GuidedMeasurement {
-    private let clock: any GPIOClock
-    private var script: [(at: UInt64, event: GuidedMeasurementEvent)]
+    private var script: EventScript<GuidedMeasurementEvent>
     private(set) var stopped = false
     private(set) var aborted = false
 
     init(clock: any GPIOClock, script: [(seconds: Double, event: GuidedMeasurementEvent)]) {
-        self.clock = clock
-        let start = clock.nowNanoseconds
-        self.script = script.map { (start + UInt64($0.seconds * 1e9), $0.event) }
+        self.script = EventScript(clock: clock, script: script)
     }
 
     func takeEvents() -> [GuidedMeasurementEvent] {
         if aborted {
-            script.removeAll()
+            script.clear()
             aborted = false
             return [.aborted]
         }
-        let now = clock.nowNanoseconds
-        let due = script.prefix { $0.at <= now }
-        script.removeFirst(due.count)
-        return due.map(\.event)
+        return script.takeDue()
     }
 
     func stop() {
@@ -302,26 +296,20 @@ final class OutcomeProbe: @unchecked Sendable {
 
 /// A calibration that plays a script on the daemon's monotonic clock.
 final class ScriptedCalibration: GuidedCalibrationRun {
-    private let clock: any GPIOClock
-    private var script: [(at: UInt64, event: GuidedCalibrationEvent)]
+    private var script: EventScript<GuidedCalibrationEvent>
     private var aborted = false
 
     init(clock: any GPIOClock, script: [(seconds: Double, event: GuidedCalibrationEvent)]) {
-        self.clock = clock
-        let start = clock.nowNanoseconds
-        self.script = script.map { (start + UInt64($0.seconds * 1e9), $0.event) }
+        self.script = EventScript(clock: clock, script: script)
     }
 
     func takeEvents() -> [GuidedCalibrationEvent] {
         if aborted {
-            script.removeAll()
+            script.clear()
             aborted = false
             return [.aborted]
         }
-        let now = clock.nowNanoseconds
-        let due = script.prefix { $0.at <= now }
-        script.removeFirst(due.count)
-        return due.map(\.event)
+        return script.takeDue()
     }
 
     func abort() {
@@ -343,5 +331,31 @@ final class ScriptedCalibrations: GuidedCalibrationStarter {
     func startCalibration() throws -> any GuidedCalibrationRun {
         started += 1
         return ScriptedCalibration(clock: clock, script: script)
+    }
+}
+
+/// Events at given seconds after creation on the daemon's monotonic clock, handed out once due:
+/// what the scripted measurement and calibration play.
+struct EventScript<Event> {
+    private let clock: any GPIOClock
+    private var events: [(at: UInt64, event: Event)]
+
+    init(clock: any GPIOClock, script: [(seconds: Double, event: Event)]) {
+        self.clock = clock
+        let start = clock.nowNanoseconds
+        events = script.map { (start + UInt64($0.seconds * 1e9), $0.event) }
+    }
+
+    /// The events due by now, in order; each is handed out once.
+    mutating func takeDue() -> [Event] {
+        let now = clock.nowNanoseconds
+        let due = events.prefix { $0.at <= now }
+        events.removeFirst(due.count)
+        return due.map(\.event)
+    }
+
+    /// Drops the events not yet due.
+    mutating func clear() {
+        events.removeAll()
     }
 }
