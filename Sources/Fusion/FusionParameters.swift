@@ -1,56 +1,65 @@
-/// The tuning of ``GravityFilter`` and its ``RestDetector``.
+/// The tuning of ``OrientationFilter``, its ``RestDetector`` and its gyro bias estimate.
 ///
-/// The defaults are chosen from the physics of the task and from published peer filters, not fitted to
-/// any data set: x-io Fusion (rest after 3 s below 3 °/s), VQF (rest after 1.5 s with gyro deviation
-/// below 2 °/s and accelerometer deviation below 0.5 m/s²; accelerometer time constant 3 s) and
-/// RTIMULib (bias learnt only while the gyro is below 0.2 rad/s and the accelerometer changes by less
-/// than 0.05 g).
+/// Every value is a physical quantity in seconds, degrees per second or g, chosen from the physics of
+/// the sensor and the motion and from the published filter this one follows (Laidig & Seel, "VQF:
+/// Highly accurate IMU orientation estimation with bias estimation and magnetic disturbance
+/// rejection", Information Fusion 2023), not fitted to any data set.
 public struct FusionParameters: Hashable, Sendable, Codable {
-    /// Time constant of the pull of the gravity estimate toward the accelerometer, in seconds.
+    /// Time constant (seconds) of the low-pass applied to the accelerometer in the almost-inertial
+    /// frame, which sets how fast the inclination follows the accelerometer.
     ///
-    /// The estimate is a first-order low-pass of the accelerometer in an inertial frame, so a linear
-    /// acceleration contributes roughly its double integral (the displacement) divided by τ². A sensor
-    /// 0.3 m below the knee moves about 0.4 m during a 90° extension: at τ = 2 s that is about
-    /// 0.01 g, 0.6° of tilt; at τ = 1 s four times more. Longer τ leaves gyro errors (bias, scale)
-    /// uncorrected for longer. VQF uses 3 s; plain complementary filters on BROAD did best at 1–2 s.
-    public var accelerometerTimeConstant: Double = 2
+    /// In an inertial frame a linear acceleration averages to zero over any movement that starts and
+    /// ends at rest (its integral is the change of velocity), so the low-pass removes it while gravity
+    /// stays. The longer τ, the less a movement's acceleration tilts the estimate and the longer gyro
+    /// errors last. A knee extension takes 1–3 s: 3 s (the published value) averages one out.
+    public var accelerometerTimeConstant: Double = 3
 
-    /// Time constant (seconds) of the pull toward the accelerometer while the sensor is at rest. At
-    /// rest the accelerometer reads gravity alone, so the estimate can follow it faster and shed the
-    /// gyro errors a motion left; 0.5 s still averages about a hundred samples (≈ 0.02° of noise).
-    public var restAccelerometerTimeConstant: Double = 0.5
-
-    /// Accelerometer samples whose magnitude differs from 1 g by more than this (in g) are not used
-    /// for the correction: they carry mostly linear acceleration. 0.1 g is about 6° of worst-case
-    /// tilt error; a slow knee extension stays well inside it, a kick or a bump does not.
-    public var accelerationRejectionThreshold: Double = 0.1
-
-    /// Low-pass time constant (seconds) of the reference the rest detector compares each sample
-    /// against. VQF uses 0.5 s: long enough to average sensor noise, short enough to follow posture.
+    /// Low-pass time constant (seconds) of the reference the rest detector compares each sample with,
+    /// and of the gyro average taken as the bias at rest. Long enough to average sensor noise, short
+    /// enough to follow posture.
     public var restFilterTimeConstant: Double = 0.5
 
-    /// Largest deviation of the gyro from its low-passed value still counted as rest, in °/s.
-    /// VQF 2 °/s, Fusion 3 °/s (absolute). The MPU-6050's gyro noise is 0.05 °/s rms, a resting leg's
-    /// tremor well under 1 °/s.
+    /// Largest deviation of the gyro from its low-passed value still counted as rest, °/s. The
+    /// MPU-6050's gyro noise is 0.05 °/s rms; a resting leg's tremor stays well under 1 °/s.
     public var restGyroThreshold: Double = 2
 
-    /// Largest deviation of the accelerometer from its low-passed value still counted as rest, in g.
-    /// VQF 0.5 m/s² (0.05 g), RTIMULib 0.05 g. MPU-6050 accelerometer noise is about 3 mg rms.
+    /// Largest deviation of the accelerometer from its low-passed value still counted as rest, g
+    /// (0.5 m/s²). The MPU-6050's accelerometer noise is about 3 mg rms.
     public var restAccelerationThreshold: Double = 0.05
 
     /// How long (seconds) both deviations must stay under their thresholds before the sensor counts as
-    /// at rest. VQF 1.5 s, Fusion 3 s; 1.5 s keeps the still phases the patient is asked for short.
+    /// at rest: longer than a pause at the turn of a movement, short enough for the still phases the
+    /// patient is asked for.
     public var restMinimumDuration: Double = 1.5
 
-    /// Time constant (seconds) of the gyro bias low-pass while at rest. The first rest period averages
-    /// every rest sample so far (an expanding window) until it reaches this length; after that the bias
-    /// follows temperature drift (datasheet: up to ~0.16 °/s per °C) with this lag. Fusion tracks its
-    /// offset with a 0.02 Hz high-pass (τ ≈ 8 s); RTIMULib switches from fast to slow learning.
-    public var biasTimeConstant: Double = 5
+    /// Standard deviation (°/s) of the gyro bias before anything is known of it but a calibration: the
+    /// temperature drift a calibration leaves (datasheet: up to about 0.16 °/s per °C).
+    public var biasSigmaInitial: Double = 0.5
 
-    /// Largest gyro bias (°/s) the rest detector may learn at its first rest. The MPU-6050 zero-rate output is within
-    /// ±20 °/s at 25 °C and moves up to ±20 °/s more over temperature; a "rest" needing more than this
-    /// is a slow steady rotation, not a bias.
+    /// Seconds over which an unobserved bias estimate loses its certainty: its variance grows by
+    /// (0.1 °/s)² in this time, as the bias drifts with temperature. Shorter forgets faster and lets
+    /// noise in.
+    public var biasForgettingTime: Double = 100
+
+    /// Standard deviation (°/s) the bias estimate settles at while it is corrected from the motion
+    /// (the accelerometer's inclination disagreeing with the integrated gyro).
+    public var biasSigmaMotion: Double = 0.1
+
+    /// Standard deviation (°/s) the bias estimate settles at while it is measured at rest, where the
+    /// averaged gyro reads the bias alone.
+    public var biasSigmaRest: Double = 0.03
+
+    /// How much weaker than the horizontal ones the pull of the bias's vertical component toward zero
+    /// is: rotation about the vertical does not change the inclination, so the motion says nothing of
+    /// it, and a weak pull keeps it from wandering.
+    public var biasVerticalForgettingFactor: Double = 0.0001
+
+    /// Largest single correction of a known bias, °/s. A disagreement beyond it is motion the
+    /// accelerometer misread (a knock, a centripetal acceleration), not drift.
+    public var biasCorrectionClip: Double = 2
+
+    /// Largest gyro bias (°/s) the filter may learn. The MPU-6050 zero-rate output is within ±20 °/s at
+    /// 25 °C and moves up to ±20 °/s more over temperature.
     public var maximumBias: Double = 40
 
     public init() {}

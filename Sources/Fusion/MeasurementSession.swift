@@ -4,12 +4,13 @@ import Glibc
 import Darwin
 #endif
 
-/// One knee range-of-motion measurement as a state machine fed one calibrated sample at a time.
+/// One knee range-of-motion measurement as a state machine fed one raw sample at a time.
 ///
 /// The patient sits still (start pose), extends the knee as far as possible, lowers the leg again and
 /// holds still. The session ends on its own when the leg is back within
-/// ``SessionParameters/returnTolerance`` of the start pose and at rest, on ``stop()``, or at the
-/// time-out. The result is computed at the end, once the whole motion has shown the knee's hinge axis.
+/// ``SessionParameters/returnTolerance`` of the start pose and at rest; when it is back but does not
+/// come to rest within ``SessionParameters/settleTimeout`` (flagged); on ``stop()``; or at the
+/// time-out. The result is computed at the end, from the whole motion (see ``result()``).
 ///
 /// Without a known ``Mounting`` (from calibration), the shin axis is the gravity direction of the still
 /// start pose (so `start` is 0) and the hinge is the dominant rotation axis of the motion, oriented so
@@ -23,6 +24,8 @@ public struct MeasurementSession: Sendable {
         case ready
         /// The leg has left the start pose.
         case moving
+        /// The leg is back near the start pose; waiting for it to be still.
+        case returning
         /// Ended; ``result()`` is available.
         case finished(EndReason)
     }
@@ -31,45 +34,54 @@ public struct MeasurementSession: Sendable {
     public enum EndReason: String, Hashable, Sendable, Codable {
         /// The leg came back to the start pose and was still.
         case returned
+        /// The leg came back to the start pose but did not come to rest (flagged ``QualityFlags/unsteady``).
+        case returnedUnsteady = "returned-unsteady"
         /// ``stop()`` was called.
         case stopped
         /// ``SessionParameters/timeout`` elapsed.
-        case timedOut
+        case timedOut = "timed-out"
     }
 
     public let parameters: SessionParameters
     public private(set) var phase = Phase.settling
     /// The fusion state, e.g. for the current gravity direction and rest state.
-    public private(set) var filter: GravityFilter
-    /// The mounting given at creation, or `nil` to estimate it from the session.
-    public let knownMounting: Mounting?
+    public private(set) var filter: OrientationFilter
+    /// The calibration applied to every sample, if any.
+    public let calibration: Calibration?
+    /// The mounting from the calibration, or `nil` to estimate it from the session.
+    public var knownMounting: Mounting? { calibration?.mounting }
 
     private var flags: QualityFlags = []
     private let cosineOfMotionThreshold: Double
     private let cosineOfReturnTolerance: Double
     private var firstTime: Double?
-    private var lastTime = 0.0
+    private var returnTime = 0.0
+    /// Whether the leg has been farther from the start pose than the return tolerance: only then can
+    /// coming back within it be a return.
+    private var hasGoneOut = false
     private var startGravity = Vector3.unitZ
     private var startIndex = 0
     private var startEstablished = false
     private var scatter = RotationScatter()
-    /// Gravity direction of every sample, reserved up front so sampling never allocates.
-    private var gravities: [Vector3] = []
+    /// Every sample's fusion state, reserved up front so sampling never allocates.
+    private var trace: [TracePoint] = []
 
     /// - Parameters:
     ///   - parameters: the session's rules.
     ///   - fusion: the filter tuning.
-    ///   - mounting: the sensor's mounting from calibration, or `nil` to estimate it.
+    ///   - calibration: the sensor's calibration, applied to every sample, or `nil` for raw samples
+    ///     (the filter then measures the gyro bias at the first rest; accelerometer offsets remain).
     public init(parameters: SessionParameters = SessionParameters(),
                 fusion: FusionParameters = FusionParameters(),
-                mounting: Mounting? = nil) {
+                calibration: Calibration? = nil) {
         self.parameters = parameters
-        self.filter = GravityFilter(parameters: fusion)
-        self.knownMounting = mounting
+        self.calibration = calibration
+        // A calibration measured the bias; the residual is its drift since.
+        self.filter = OrientationFilter(parameters: fusion, gyroBias: calibration == nil ? nil : .zero)
         cosineOfMotionThreshold = cos(parameters.motionThreshold * Double.pi / 180)
         cosineOfReturnTolerance = cos(parameters.returnTolerance * Double.pi / 180)
         // Capped (ten minutes at 200 Hz) so that an unbounded time-out does not reserve without limit.
-        gravities.reserveCapacity(Int(min(max(1, parameters.timeout * parameters.reservedSampleRate), 120_000)))
+        trace.reserveCapacity(Int(min(max(1, parameters.timeout * parameters.reservedSampleRate), 120_000)))
     }
 
     /// Whether the session has ended.
@@ -78,33 +90,34 @@ public struct MeasurementSession: Sendable {
         return false
     }
 
-    /// Degrees between the current gravity direction and the start pose's: how far the leg is from
-    /// where it started, in any direction (for feedback while measuring).
-    public var tiltFromStart: Double { filter.gravity.angle(to: startGravity) * 180 / Double.pi }
-
     // Tilt tests against precomputed cosines: no trigonometry per sample.
     private var hasLeftStart: Bool { filter.gravity.dot(startGravity) < cosineOfMotionThreshold }
     private var isBackAtStart: Bool { filter.gravity.dot(startGravity) >= cosineOfReturnTolerance }
 
-    /// Feeds one calibrated sample; ignored once the session has finished.
+    /// Feeds one raw sample; the calibration, if any, is applied here. Ignored once the session has
+    /// finished.
     /// - Returns: the phase after the sample.
     @discardableResult
-    public mutating func update(_ sample: InertialSample) -> Phase {
+    public mutating func update(_ raw: InertialSample) -> Phase {
         guard !isFinished else { return phase }
+        let sample = calibration?.corrected(raw) ?? raw
         if firstTime == nil { firstTime = sample.time }
-        let interval = gravities.isEmpty ? 0 : max(0, sample.time - lastTime)
-        lastTime = sample.time
-        if sample.rotationRate.maximumMagnitude >= parameters.gyroSaturationThreshold {
+        let interval = trace.last.map { max(0, sample.time - $0.time) } ?? 0
+        if raw.rotationRate.maximumMagnitude >= parameters.gyroSaturationThreshold {
             flags.insert(.gyroSaturated)
         }
         filter.update(sample)
-        gravities.append(filter.gravity)
+        let rate = sample.rotationRate - filter.gyroBias
+        let threshold = filter.parameters.restGyroThreshold
+        trace.append(TracePoint(
+            time: sample.time, gravity: filter.gravity, acceleration: sample.acceleration,
+            isTurning: !filter.isBiasKnown || rate.lengthSquared > threshold * threshold))
 
         switch phase {
         case .settling:
-            if filter.restDetector.isStill || gravities.count == 1 {
+            if filter.restDetector.isStill || trace.count == 1 {
                 startGravity = filter.gravity
-                startIndex = gravities.count - 1
+                startIndex = trace.count - 1
             } else {
                 flags.insert(.movedAtStart)
             }
@@ -120,14 +133,28 @@ public struct MeasurementSession: Sendable {
         case .ready:
             if hasLeftStart { phase = .moving }
         case .moving:
-            if filter.isAtRest && isBackAtStart {
+            if !isBackAtStart {
+                hasGoneOut = true
+            } else if hasGoneOut {
+                phase = .returning
+                returnTime = sample.time
+            }
+        case .returning:
+            if !isBackAtStart {
+                phase = .moving
+            } else if filter.isAtRest {
                 finish(.returned)
+            } else if sample.time - returnTime >= parameters.settleTimeout {
+                // Back, but never still: the thigh or the body kept moving. End rather than wait
+                // for the time-out, and say so.
+                flags.insert(.unsteady)
+                finish(.returnedUnsteady)
             }
         case .finished:
             break
         }
         if startEstablished {
-            scatter.add(sample.rotationRate - filter.gyroBias, interval: interval)
+            scatter.add(rate, interval: interval)
         }
         if !isFinished, let firstTime, sample.time - firstTime >= parameters.timeout {
             finish(.timedOut)
@@ -143,8 +170,13 @@ public struct MeasurementSession: Sendable {
 
     private mutating func finish(_ reason: EndReason) {
         if !startEstablished
-            || lastTime - (firstTime ?? lastTime) < parameters.minimumDuration {
+            || (trace.last?.time ?? 0) - (firstTime ?? 0) < parameters.minimumDuration {
             flags.insert(.tooShort)
+        }
+        switch phase {
+        case .settling, .ready: flags.insert(.noMovement)
+        case .moving: flags.insert(.notReturned)
+        case .returning, .finished: break
         }
         phase = .finished(reason)
     }
@@ -153,25 +185,41 @@ public struct MeasurementSession: Sendable {
     /// the motion so far. `nil` before any sample.
     public var mounting: Mounting? {
         if let knownMounting { return knownMounting }
-        guard !gravities.isEmpty else { return nil }
+        guard !trace.isEmpty else { return nil }
         let hinge = scatter.principalAxis(perpendicularTo: startGravity)?.axis
             ?? (abs(startGravity.x) < 0.9 ? Vector3.unitX : .unitY)
         guard let provisional = Mounting(shinAxis: startGravity, hingeAxis: hinge) else { return nil }
         // The hinge axis's sign is not observable from the scatter; the task's motion is an extension,
         // so the larger excursion from the start pose is taken as positive.
-        guard let result = Self.result(of: gravities[startIndex...], mounting: provisional, flags: [])
-        else { return provisional }
-        return abs(result.minimum - result.start) > abs(result.maximum - result.start)
-            ? provisional.reversed : provisional
+        let angles = Self.filterAngles(trace[startIndex...], mounting: provisional)
+        guard let first = angles.first, let low = angles.min(), let high = angles.max() else { return provisional }
+        return first - low > high - first ? provisional.reversed : provisional
     }
 
     /// The measurement's result; `nil` until the session has finished.
+    ///
+    /// The angles are those of ``RestAnchoredAngles``: wherever the leg was held still the
+    /// accelerometer's inclination, in between the filter's, corrected by its error at the
+    /// surrounding still phases. Transients of the filter (the lag after a fast return, the
+    /// overshoot at a turn) therefore count neither as flexion nor as extension.
     public func result() -> RangeOfMotionResult? {
-        guard isFinished, let mounting,
-              var result = Self.result(of: gravities[startIndex...], mounting: mounting, flags: flags)
-        else { return nil }
+        guard isFinished, let mounting else { return nil }
+        let points = trace[startIndex...]
+        var angles = RestAnchoredAngles(points: points, mounting: mounting,
+                                        minimumStillSeconds: parameters.stillAnchorSeconds)
+        if knownMounting == nil, let start = angles.values.first {
+            // Without a mounting the start pose defines 0.
+            angles.values = angles.values.map { $0 - start }
+        }
+        guard var result = RangeOfMotionResult(angles: angles.values, flags: flags) else { return nil }
         if result.minimum < parameters.plausibleMinimum || result.maximum > parameters.plausibleMaximum {
             result.flags.insert(.implausible)
+        }
+        if result.range < parameters.motionThreshold {
+            result.flags.insert(.noMovement)
+        }
+        if angles.largestStillWander > parameters.maximumStillWander {
+            result.flags.insert(.unsteady)
         }
         // Only a real motion shows whether it was about one hinge; a still leg's noise has no axis.
         if knownMounting == nil, result.range >= parameters.motionThreshold,
@@ -183,20 +231,21 @@ public struct MeasurementSession: Sendable {
     }
 
     /// How many samples the session has taken (it ignores those fed after it finished).
-    public var sampleCount: Int { gravities.count }
+    public var sampleCount: Int { trace.count }
 
-    private static func result(of gravities: ArraySlice<Vector3>, mounting: Mounting,
-                               flags: QualityFlags) -> RangeOfMotionResult? {
-        guard let first = gravities.first else { return nil }
+    static func filterAngles(_ points: ArraySlice<TracePoint>, mounting: Mounting) -> [Double] {
         var unwrapper = AngleUnwrapper()
-        let start = unwrapper.unwrap(mounting.sagittalAngle(gravity: first))
-        var result = RangeOfMotionResult(start: start, finish: start, minimum: start, maximum: start, flags: flags)
-        for gravity in gravities.dropFirst() {
-            let angle = unwrapper.unwrap(mounting.sagittalAngle(gravity: gravity))
-            result.minimum = min(result.minimum, angle)
-            result.maximum = max(result.maximum, angle)
-            result.finish = angle
-        }
-        return result
+        return points.map { unwrapper.unwrap(mounting.sagittalAngle(gravity: $0.gravity)) }
     }
+}
+
+/// One sample's fusion state, as the session keeps it for the result.
+struct TracePoint: Sendable {
+    var time: Double
+    /// The filter's gravity direction after the sample.
+    var gravity: Vector3
+    /// The calibrated accelerometer, g.
+    var acceleration: Vector3
+    /// Whether the bias-corrected gyro said the sensor was turning (or the bias was still unknown).
+    var isTurning: Bool
 }

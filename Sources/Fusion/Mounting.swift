@@ -11,7 +11,7 @@ import Darwin
 /// extension (the foot moving forward and up), negative toward flexion beyond vertical.
 public struct Mounting: Hashable, Sendable, Codable {
     /// Unit vector along the shin from the ankle toward the knee, sensor frame. With the shin
-    /// vertical it equals the gravity direction of ``GravityFilter`` (which points away from the earth).
+    /// vertical it equals the gravity direction of ``OrientationFilter`` (which points away from the earth).
     public var shinAxis: Vector3
     /// Unit vector along the knee's flexion/extension axis, perpendicular to ``shinAxis``, oriented
     /// so that extension is a positive rotation of the shank about it.

@@ -62,11 +62,19 @@ public struct QualityFlags: OptionSet, Hashable, Sendable, Codable {
     public static let tooShort = QualityFlags(rawValue: 1 << 2)
     /// The angles are outside what a seated knee can do, or the motion was not about one hinge axis.
     public static let implausible = QualityFlags(rawValue: 1 << 3)
+    /// The leg never left the start pose by the motion threshold: there was nothing to measure.
+    public static let noMovement = QualityFlags(rawValue: 1 << 4)
+    /// The session ended (time-out or stop) before the leg came back to the start pose.
+    public static let notReturned = QualityFlags(rawValue: 1 << 5)
+    /// The leg turned while it should have been still (e.g. the thigh moved), or did not come to rest
+    /// after the return: start and finish are uncertain.
+    public static let unsteady = QualityFlags(rawValue: 1 << 6)
 
     /// The flags by name, in a fixed order, for printing and export.
     public var names: [String] {
         [(Self.movedAtStart, "moved-at-start"), (.gyroSaturated, "gyro-saturated"),
-         (.tooShort, "too-short"), (.implausible, "implausible")]
+         (.tooShort, "too-short"), (.implausible, "implausible"), (.noMovement, "no-movement"),
+         (.notReturned, "not-returned"), (.unsteady, "unsteady")]
             .filter { contains($0.0) }.map(\.1)
     }
 }

@@ -1,56 +1,60 @@
 /// Decides whether the sensor is at rest from how much the gyro and accelerometer vary.
 ///
-/// Each sample is compared with a low-passed reference (VQF's scheme). Comparing with the reference
-/// rather than with zero lets a constant gyro bias, however large, count as rest, so the bias can be
-/// learnt; a steady rotation large enough to matter changes the accelerometer and is not rest.
+/// Each sample is compared with a low-passed reference. Comparing with the reference rather than with
+/// zero lets a constant gyro bias, however large, count as rest, so the bias can be measured there.
 public struct RestDetector: Sendable {
     public let parameters: FusionParameters
     /// Low-passed gyro in °/s: during rest, the gyro bias.
-    public private(set) var referenceRotationRate = Vector3.zero
+    public var referenceRotationRate: Vector3 { rotationRateLowPass.value }
     /// Low-passed accelerometer in g.
-    public private(set) var referenceAcceleration = Vector3.zero
+    public var referenceAcceleration: Vector3 { accelerationLowPass.value }
     /// Whether the last sample was within the thresholds.
     public private(set) var isStill = false
     /// Seconds the samples have been continuously still.
     public private(set) var stillDuration = 0.0
-    private var hasReference = false
+    private var rotationRateLowPass = LowPassFilter<Vector3>()
+    private var accelerationLowPass = LowPassFilter<Vector3>()
+    private var coefficients: LowPassCoefficients?
 
     public init(parameters: FusionParameters) {
         self.parameters = parameters
     }
 
     /// Whether the sensor has been still for at least ``FusionParameters/restMinimumDuration``.
-    @inlinable
     public var isAtRest: Bool { stillDuration >= parameters.restMinimumDuration }
 
-    /// Feeds one raw sample.
+    /// Feeds one sample.
     /// - Parameters:
     ///   - rotationRate: gyro in °/s, before bias correction.
     ///   - acceleration: accelerometer in g.
     ///   - interval: seconds since the previous sample (0 for the first).
-    ///   - knownBias: the gyro bias learnt at an earlier rest, if any. A later rest must agree with it
-    ///     within ``FusionParameters/restGyroThreshold``: bias drifts slowly, so a steady rotation about
-    ///     the vertical (a swivel chair), which leaves the accelerometer unchanged, is not taken for rest.
-    ///     Before any rest, only ``FusionParameters/maximumBias`` bounds it.
-    public mutating func update(rotationRate: Vector3, acceleration: Vector3, interval: Double,
-                                knownBias: Vector3? = nil) {
-        guard hasReference else {
-            referenceRotationRate = rotationRate
-            referenceAcceleration = acceleration
-            hasReference = true
-            isStill = true
-            stillDuration = 0
+    public mutating func update(rotationRate: Vector3, acceleration: Vector3, interval: Double) {
+        // The first sample (no interval yet) starts nothing: the references begin with the next one.
+        guard interval > 0 else {
+            isStill = !rotationRateLowPass.hasValue
             return
         }
-        let k = interval / (parameters.restFilterTimeConstant + interval)
-        referenceRotationRate += (rotationRate - referenceRotationRate) * k
-        referenceAcceleration += (acceleration - referenceAcceleration) * k
-        let gyroLimit = parameters.restGyroThreshold * parameters.restGyroThreshold
-        isStill = (rotationRate - referenceRotationRate).lengthSquared <= gyroLimit
-            && (acceleration - referenceAcceleration).lengthSquared
-                <= parameters.restAccelerationThreshold * parameters.restAccelerationThreshold
-            && (knownBias.map { (referenceRotationRate - $0).lengthSquared <= gyroLimit }
-                ?? (referenceRotationRate.lengthSquared <= parameters.maximumBias * parameters.maximumBias))
+        let c = LowPassCoefficients.cached(&coefficients, timeConstant: parameters.restFilterTimeConstant,
+                                           interval: interval)
+        let rateReference = rotationRateLowPass.update(rotationRate, c)
+        let accelerationReference = accelerationLowPass.update(acceleration, c)
+        let gyroLimit = parameters.restGyroThreshold
+        let accelerationLimit = parameters.restAccelerationThreshold
+        isStill = (rotationRate - rateReference).lengthSquared <= gyroLimit * gyroLimit
+            && (acceleration - accelerationReference).lengthSquared <= accelerationLimit * accelerationLimit
         stillDuration = isStill ? stillDuration + interval : 0
+    }
+}
+
+extension LowPassCoefficients {
+    /// The coefficients for `interval`, recomputed only when it differs by more than 1 % from the
+    /// cached one: sensor clocks give a constant interval, recordings one that varies by rounding.
+    static func cached(_ cache: inout LowPassCoefficients?, timeConstant: Double, interval: Double)
+        -> LowPassCoefficients
+    {
+        if let c = cache, abs(c.interval - interval) <= 0.01 * c.interval { return c }
+        let c = LowPassCoefficients(timeConstant: timeConstant, interval: interval)
+        cache = c
+        return c
     }
 }

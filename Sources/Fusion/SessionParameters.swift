@@ -9,6 +9,21 @@ public struct SessionParameters: Hashable, Sendable, Codable {
     /// foot back exactly where it was; 15° still tells "back down" from "held up".
     public var returnTolerance: Double = 15
 
+    /// Seconds the leg may stay back near the start pose without coming to rest before the session
+    /// ends anyway, flagged unsteady: longer than the rest detector needs (1.5 s) plus a patient's
+    /// settling, short enough that a restless thigh does not hold the session until the time-out.
+    public var settleTimeout: Double = 5
+
+    /// Shortest time (seconds) the bias-corrected gyro must stay under the rest threshold for the
+    /// accelerometer to be taken as the inclination (see `RestAnchoredAngles`): a held pose, not
+    /// the instant a movement turns, which lasts milliseconds.
+    public var stillAnchorSeconds: Double = 0.3
+
+    /// Largest change of inclination (degrees) within one still phase before the result is flagged
+    /// unsteady. A still leg turns well under half a degree; a thigh rocking by a few degrees, or a
+    /// slow creep the rest detector follows, turns more and leaves the start or finish uncertain.
+    public var maximumStillWander: Double = 1.5
+
     /// Seconds after the first sample at which the session ends regardless. ResearchKit's step has
     /// no limit; a headless device must not wait forever for a patient who walked away.
     public var timeout: Double = 60

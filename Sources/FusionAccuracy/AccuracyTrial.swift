@@ -48,7 +48,7 @@ public struct AccuracyTrial: Sendable {
         public var lostSamples: Int
     }
 
-    /// The trial's calibrated samples with the true inclination of each (degrees), the true mounting
+    /// The trial's raw samples with the true inclination of each (degrees), the true mounting
     /// (board → shank axes) and the rest inclination.
     public struct Recording: Sendable {
         public var samples: [InertialSample]
@@ -78,7 +78,7 @@ public struct AccuracyTrial: Sendable {
             motion: MotionModel(movement: .kneeExtension(movement), mounting: mounting, thighMovement: .small),
             errors: errors, seed: seed)
         let recorded = try record(scenario, seconds: movement.durationSeconds, random: &random)
-        return Recording(samples: recorded.samples.map(calibration.corrected), truth: recorded.truth,
+        return Recording(samples: recorded.samples, truth: recorded.truth,
                          mounting: mounting, restDegrees: rest, lostSamples: recorded.lost,
                          calibration: calibration)
     }
@@ -88,7 +88,7 @@ public struct AccuracyTrial: Sendable {
     public func run() throws -> Outcome {
         let recorded = try record()
         let mounting = recorded.mounting, rest = recorded.restDegrees
-        var session = MeasurementSession(mounting: recorded.calibration.mounting)
+        var session = MeasurementSession(calibration: recorded.calibration)
         var squaredError = 0.0, motionSamples = 0
         let toBoard = mounting.transposed
         for (sample, truth) in zip(recorded.samples, recorded.truth) where !session.isFinished {

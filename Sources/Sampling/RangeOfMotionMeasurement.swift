@@ -81,7 +81,7 @@ public final class RangeOfMotionMeasurement: @unchecked Sendable {
         self.calibration = calibration
         self.parameters = parameters
         ticker = SampleTicker(sensor: sensor, periodSeconds: tickSeconds, clock: sensor.clock)
-        session = MeasurementSession(parameters: parameters, fusion: fusion, mounting: calibration?.mounting)
+        session = MeasurementSession(parameters: parameters, fusion: fusion, calibration: calibration)
         loop = SamplingLoop(periodSeconds: tickSeconds, pacing: pacing, label: "romdev.measurement")
         self.onProgress = onProgress
     }
@@ -141,7 +141,7 @@ public final class RangeOfMotionMeasurement: @unchecked Sendable {
             try ticker.tick { raw in
                 guard !session.isFinished else { return }
                 let sample = InertialSample(raw)
-                let phase = session.update(calibration?.corrected(sample) ?? sample)
+                let phase = session.update(sample)
                 if firstTime == nil { firstTime = sample.time }
                 lastTime = sample.time
                 if phase != reportedPhase { report(phase) }

@@ -61,7 +61,7 @@ enum FusionBench {
         func best(_ body: () -> Void) -> Duration { (0..<5).map { _ in clock.measure(body) }.min()! }
         let filterTime = best {
             for _ in 0..<repetitions {
-                var filter = GravityFilter()
+                var filter = OrientationFilter()
                 for sample in samples { filter.update(sample) }
                 sink += filter.gravity.x
             }
@@ -78,7 +78,7 @@ enum FusionBench {
         }
         let count = Double(samples.count * repetitions)
         print("== fusion: cost per sample (\(samples.count) samples × \(repetitions), best of 5)")
-        print("   GravityFilter.update       \(f(nanoseconds(filterTime) / count)) ns   (target ≤ 200 ns)")
+        print("   OrientationFilter.update   \(f(nanoseconds(filterTime) / count)) ns   (target ≤ 200 ns)")
         print("   MeasurementSession.update  \(f(nanoseconds(sessionTime) / count)) ns   (incl. result at the end)")
         if sink.isNaN { print("") }
     }

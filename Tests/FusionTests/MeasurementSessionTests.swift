@@ -107,7 +107,51 @@ struct MeasurementSessionTests {
         #expect(session.phase == .finished(.timedOut))
         let result = try #require(session.result())
         #expect(result.range < 0.5)
+        #expect(result.flags == [.noMovement])
+    }
+
+    @Test(arguments: [0.97, 1.03])
+    func aGyroScaleErrorLeavesNoUndershootAfterTheReturn(scale: Double) throws {
+        // Uncalibrated sensitivity: the return overshoots by 3 % of the swing, which the accelerometer
+        // takes seconds to pull back. The still leg's true pose must be what counts, not that lag.
+        var imu = imu(.kneeExtension(peak: 85, rise: 0.8, hold: 1.5, fall: 0.7), mounting: Vector3(0.2, -0.4, 0.3))
+        imu.gyroScale = Vector3(scale, scale, scale)
+        let session = measure(imu.samples(until: imu.motion.duration + 3), mounting: imu.trueMounting)
+        let result = try #require(session.result())
+        #expect(session.phase == .finished(.returned))
+        #expect(abs(result.minimum) < 0.3, "scale \(scale)")
+        #expect(abs(result.finish) < 0.3, "scale \(scale)")
+        #expect(abs(result.range - 85) < 0.5, "scale \(scale)")
         #expect(result.flags.isEmpty)
+    }
+
+    @Test func aLegThatNeverStillsAfterTheReturnEndsByItselfFlagged() throws {
+        // The thigh keeps rocking ±3° every 2 s after the return: never at rest.
+        var motion = KneeMotion.kneeExtension(peak: 70, still: 2.5)
+        motion.keyframes.append((40, 0))
+        var parameters = SessionParameters()
+        parameters.timeout = 60
+        var session = MeasurementSession(parameters: parameters)
+        var swaying = motion
+        swaying.sway = (3, 2)
+        // Still at the start (so the start pose is taken), swaying from the peak on.
+        let still = imu(motion).samples(), moving = imu(swaying).samples()
+        for (calm, restless) in zip(still, moving) where !session.isFinished {
+            session.update(calm.time < 4 ? calm : restless)
+        }
+        #expect(session.phase == .finished(.returnedUnsteady))
+        #expect(session.sampleCount < 200 * 20)
+        #expect(try #require(session.result()).flags.contains(.unsteady))
+    }
+
+    @Test func aSlowlySwayingThighIsFlagged() throws {
+        // ±3° over 12 s: under the rest detector's thresholds, so the legs still count as at rest.
+        var motion = KneeMotion.kneeExtension(peak: 70, still: 4, hold: 2)
+        motion.sway = (3, 12)
+        let session = measure(imu(motion).samples(until: motion.duration + 3))
+        let result = try #require(session.result())
+        #expect(session.isFinished)
+        #expect(result.flags.contains(.unsteady))
     }
 
     @Test func anExplicitStopAtThePeakKeepsThePeak() throws {
@@ -121,6 +165,7 @@ struct MeasurementSessionTests {
         #expect(abs(result.maximum - 75) < 1)
         #expect(abs(result.finish - 75) < 1)
         #expect(!result.flags.contains(.tooShort))
+        #expect(result.flags.contains(.notReturned))
     }
 
     @Test func aMotionNotAboutOneAxisIsImplausible() throws {

@@ -25,7 +25,7 @@ import Sensor
             phases.withLock { $0.append(phase) }
         }
         let outcome = try measurement.run()
-        #expect(phases.withLock { $0 } == [.settling, .ready, .moving, .finished(.returned)])
+        #expect(phases.withLock { $0 } == [.settling, .ready, .moving, .returning, .finished(.returned)])
         #expect(outcome.endReason == .returned)
         // The start pose is 5°, the peak 70°: a 65° excursion (uncalibrated, so a few degrees).
         #expect(abs(outcome.result.range - 65) < 4)

@@ -75,6 +75,8 @@ final class RunningSensorMeasurement: GuidedMeasurement, Sendable {
         case .settling: event = .holdStill
         case .ready: event = .go
         case .moving: event = .moving
+        // Back near the start: still the same movement for the cues, until it is still.
+        case .returning: event = nil
         case .finished: event = nil  // the completion carries the result
         }
         if let event { events.withLock { $0.append(event) } }

@@ -48,7 +48,9 @@ struct LiveMeasurement {
                 + "foot on the floor. Hold still..."
         case .ready: "Ready: extend your \(limb) knee as far as you can, then lower it back and hold still."
         case .moving: "Measuring: lower your leg back to the start and hold still."
+        case .returning: "Back near the start: hold still."
         case .finished(.returned): "Done: the leg is back and still."
+        case .finished(.returnedUnsteady): "Done: the leg is back, but it did not come to rest (the result is flagged)."
         case .finished(.stopped): "Stopped."
         case .finished(.timedOut): "Time-out: the session ended without the leg coming back to rest."
         }

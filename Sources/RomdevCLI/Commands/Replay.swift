@@ -75,8 +75,8 @@ public struct ReplayAction: CommandAction, Equatable {
                 hint: "replay reads the CSV files 'romdev record' writes")
         }
 
-        let samples = recording.samples.map(calibration.corrected)
-        var session = MeasurementSession(mounting: calibration.mounting)
+        let samples = recording.samples
+        var session = MeasurementSession(calibration: loaded)
         for sample in samples where !session.isFinished { session.update(sample) }
         session.stop()
         guard let result = session.result(), case .finished(let reason) = session.phase else {
@@ -90,7 +90,7 @@ public struct ReplayAction: CommandAction, Equatable {
         }
 
         if let tracePath, let mounting = session.mounting {
-            try writeTrace(samples, mounting: mounting, to: tracePath)
+            try writeTrace(samples, calibration: loaded, mounting: mounting, to: tracePath)
         }
         let summary = Summary(
             result: result, reason: reason, samples: used, seconds: duration, referenceRange: reference,
@@ -110,13 +110,16 @@ public struct ReplayAction: CommandAction, Equatable {
     }
 
     /// The trace: a fresh filter over every sample (the session's filter stops with the session),
-    /// angles under the session's mounting, unwrapped.
-    private func writeTrace(_ samples: [InertialSample], mounting: Mounting, to path: String) throws {
-        var filter = GravityFilter()
+    /// angles under the session's mounting, unwrapped. It is the filter's estimate as it was at each
+    /// sample, in real time.
+    private func writeTrace(_ samples: [InertialSample], calibration: Calibration?, mounting: Mounting,
+                            to path: String) throws {
+        var filter = OrientationFilter(gyroBias: calibration == nil ? nil : .zero)
         var unwrapper = AngleUnwrapper()
         var text = Self.traceHeader + "\n"
         text.reserveCapacity(samples.count * 64)
-        for sample in samples {
+        for raw in samples {
+            let sample = calibration?.corrected(raw) ?? raw
             filter.update(sample)
             let g = filter.gravity
             let angle = unwrapper.unwrap(mounting.sagittalAngle(gravity: g))
@@ -139,6 +142,7 @@ public struct ReplayAction: CommandAction, Equatable {
         var endText: String {
             switch reason {
             case .returned: "the leg was back and still"
+            case .returnedUnsteady: "the leg was back but did not come to rest"
             case .stopped: "the recording ended"
             case .timedOut: "time-out"
             }

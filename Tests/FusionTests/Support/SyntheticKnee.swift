@@ -8,11 +8,22 @@ import Sensor
 /// cosines between them and constant before the first and after the last.
 struct KneeMotion {
     var keyframes: [(time: Double, angle: Double)]
+    /// A slow sway of the whole leg from the thigh rocking, added to the keyframes: amplitude
+    /// (degrees) and period (seconds).
+    var sway: (amplitude: Double, period: Double) = (0, 1)
 
     var duration: Double { keyframes.last?.time ?? 0 }
 
     /// Angle (rad), rate (rad/s), angular acceleration (rad/s²) at `time`.
     func state(at time: Double) -> (angle: Double, rate: Double, acceleration: Double) {
+        let knee = kneeState(at: time)
+        let omega = 2 * Double.pi / sway.period
+        let amplitude = sway.amplitude * Double.pi / 180
+        return (knee.angle + amplitude * sin(omega * time), knee.rate + amplitude * omega * cos(omega * time),
+                knee.acceleration - amplitude * omega * omega * sin(omega * time))
+    }
+
+    private func kneeState(at time: Double) -> (angle: Double, rate: Double, acceleration: Double) {
         let radians = Double.pi / 180
         guard let first = keyframes.first else { return (0, 0, 0) }
         if time <= first.time { return (first.angle * radians, 0, 0) }
@@ -54,6 +65,8 @@ struct SyntheticIMU {
     var gyroNoise = 0.0
     var accelerationNoise = 0.0
     var gyroBias = Vector3.zero
+    /// Gyro sensitivity relative to nominal per axis (datasheet ±3 %).
+    var gyroScale = Vector3(1, 1, 1)
     /// Standard deviation of the sampling instants' jitter, s.
     var timingJitter = 0.0
     /// The gyro clips at this magnitude per axis, °/s.
@@ -81,7 +94,7 @@ struct SyntheticIMU {
             // World to shin: rotate by +θ about y.
             let specificForceShin = specificForceWorld.rotated(by: Vector3.unitY * angle)
             let rateShin = Vector3.unitY * (-rate * 180 / Double.pi)
-            var gyro = rateShin.rotated(by: mounting) + gyroBias + rng.gaussianVector(sigma: gyroNoise)
+            var gyro = rateShin.rotated(by: mounting).scaled(by: gyroScale) + gyroBias + rng.gaussianVector(sigma: gyroNoise)
             gyro = Vector3(clip(gyro.x), clip(gyro.y), clip(gyro.z))
             samples.append(InertialSample(
                 time: time,
@@ -103,7 +116,7 @@ struct SyntheticIMU {
 /// Runs a session over `samples` and stops it after the last one if it did not end by itself.
 func measure(_ samples: [InertialSample], parameters: SessionParameters = SessionParameters(),
              mounting: Mounting? = nil) -> MeasurementSession {
-    var session = MeasurementSession(parameters: parameters, mounting: mounting)
+    var session = MeasurementSession(parameters: parameters, calibration: mounting.map { Calibration(mounting: $0) })
     for sample in samples where !session.isFinished { session.update(sample) }
     session.stop()
     return session

@@ -1,0 +1,107 @@
+/// The sagittal angles of a session, anchored to the accelerometer wherever the leg was held still.
+///
+/// A causal filter lags: after a fast movement its estimate carries the gyro's scale and clock errors
+/// until the accelerometer has pulled it back, seconds later. Read sample by sample, that lag shows as
+/// flexion after the return or as extension at a turn, and `maximum − minimum` counts it. Here the whole
+/// session is known, so it is smoothed as inertial navigation smooths between zero-velocity updates:
+/// - where the gyro says the leg is not turning for at least `minimumStillSeconds` (a *still phase*),
+///   the inclination is the accelerometer's, averaged over a short centred window: with no rotation
+///   and no movement it measures gravity alone;
+/// - in between, the filter's angle minus its error, which is known at the still phases on either
+///   side and interpolated linearly in time between them (before the first and after the last still
+///   phase, held).
+struct RestAnchoredAngles {
+    /// One angle per point, degrees, unwrapped.
+    var values: [Double]
+    /// The largest change of the inclination within one still phase, degrees: a leg that was still
+    /// turns by well under half a degree; more means the thigh or the body moved.
+    private(set) var largestStillWander = 0.0
+
+    /// Half-width of the accelerometer average in a still phase, seconds: a hundred samples at
+    /// 200 Hz, where the MPU-6050's noise averages to about 0.03°.
+    static let averagingHalfWidth = 0.25
+
+    init(points: ArraySlice<TracePoint>, mounting: Mounting, minimumStillSeconds: Double) {
+        let filterAngles = MeasurementSession.filterAngles(points, mounting: mounting)
+        let base = points.startIndex
+        let runs = Self.stillRuns(points, minimumSeconds: minimumStillSeconds)
+        guard !runs.isEmpty else {
+            values = filterAngles
+            return
+        }
+        // The filter's error at each point of a still phase.
+        var errors = [Double](repeating: .nan, count: filterAngles.count)
+        for run in runs {
+            var sum = Vector3.zero
+            var prefix = [Vector3](repeating: .zero, count: run.count + 1)
+            for (k, index) in run.enumerated() {
+                sum += points[base + index].acceleration
+                prefix[k + 1] = sum
+            }
+            var low = 0, high = 0
+            var wanderLow = Double.infinity, wanderHigh = -Double.infinity
+            for index in run {
+                let time = points[base + index].time
+                while points[base + run.lowerBound + low].time < time - Self.averagingHalfWidth { low += 1 }
+                while high + 1 < run.count,
+                      points[base + run.lowerBound + high + 1].time <= time + Self.averagingHalfWidth { high += 1 }
+                let mean = prefix[high + 1] - prefix[low]
+                let measured = mounting.sagittalAngle(gravity: mean)
+                // The same turn as the filter's unwrapped angle.
+                var difference = (measured - filterAngles[index]).truncatingRemainder(dividingBy: 360)
+                if difference > 180 { difference -= 360 } else if difference <= -180 { difference += 360 }
+                errors[index] = -difference
+                let anchored = filterAngles[index] + difference
+                wanderLow = min(wanderLow, anchored)
+                wanderHigh = max(wanderHigh, anchored)
+            }
+            largestStillWander = max(largestStillWander, wanderHigh - wanderLow)
+        }
+        // Between still phases, the error moves linearly in time from one to the next.
+        var corrected = filterAngles
+        var previous: (time: Double, error: Double)?
+        var gapStart = 0
+        for index in filterAngles.indices {
+            let error = errors[index]
+            if !error.isNaN {
+                let time = points[base + index].time
+                for gap in gapStart..<index {
+                    let gapTime = points[base + gap].time
+                    let interpolated: Double
+                    if let previous, time > previous.time {
+                        let fraction = (gapTime - previous.time) / (time - previous.time)
+                        interpolated = previous.error + (error - previous.error) * fraction
+                    } else {
+                        interpolated = error
+                    }
+                    corrected[gap] = filterAngles[gap] - interpolated
+                }
+                corrected[index] = filterAngles[index] - error
+                previous = (time, error)
+                gapStart = index + 1
+            }
+        }
+        if let previous {
+            for gap in gapStart..<filterAngles.count { corrected[gap] = filterAngles[gap] - previous.error }
+        }
+        values = corrected
+    }
+
+    /// The index ranges (relative to the slice's start) where the leg did not turn for at least
+    /// `minimumSeconds`.
+    static func stillRuns(_ points: ArraySlice<TracePoint>, minimumSeconds: Double) -> [Range<Int>] {
+        var runs: [Range<Int>] = []
+        var start: Int?
+        let base = points.startIndex
+        func close(_ end: Int) {
+            guard let first = start else { return }
+            if points[base + end - 1].time - points[base + first].time >= minimumSeconds { runs.append(first..<end) }
+            start = nil
+        }
+        for (offset, point) in points.enumerated() {
+            if point.isTurning { close(offset) } else if start == nil { start = offset }
+        }
+        close(points.count)
+        return runs
+    }
+}

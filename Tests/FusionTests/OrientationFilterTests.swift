@@ -1,0 +1,145 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Testing
+@testable import Fusion
+import Sensor
+
+struct OrientationFilterTests {
+    /// Samples of a sensor turning at a constant rate with the accelerometer reading gravity exactly.
+    private func turning(rate: Vector3, intervals: [Double]) -> (OrientationFilter, Vector3) {
+        var filter = OrientationFilter(gyroBias: .zero)
+        var time = 0.0, up = Vector3(0.3, -0.2, 0.9).normalized!
+        filter.update(InertialSample(time: time, acceleration: up, rotationRate: rate))
+        for interval in intervals {
+            time += interval
+            up = up.rotated(by: rate * (-interval * Double.pi / 180))
+            filter.update(InertialSample(time: time, acceleration: up, rotationRate: rate))
+        }
+        return (filter, up)
+    }
+
+    @Test(arguments: [(Vector3(30, 0, 0), 3.0), (Vector3(0, -90, 0), 1.0), (Vector3(12, -5, 40), 4.5)])
+    func consistentGyroAndAccelerometerAreFollowedExactly(rate: Vector3, seconds: Double) {
+        let (filter, up) = turning(rate: rate, intervals: Array(repeating: 0.005, count: Int(seconds * 200)))
+        #expect(filter.gravity.angle(to: up) * 180 / Double.pi < 1e-6)
+        #expect(filter.gyroBias.length < 1e-9)
+    }
+
+    @Test func irregularIntervalsAreIntegratedByTheirOwnLength() {
+        var rng = SplitMix64(seed: 11)
+        let intervals = (0..<400).map { _ in Double.random(in: 0.002...0.03, using: &rng) }
+        let (filter, up) = turning(rate: Vector3(20, 10, -5), intervals: intervals)
+        #expect(filter.gravity.angle(to: up) * 180 / Double.pi < 1e-6)
+    }
+
+    @Test func zeroGyroConvergesToTheAccelerometerTilt() {
+        var filter = OrientationFilter()
+        filter.update(InertialSample(time: 0, acceleration: .unitZ, rotationRate: .zero))
+        let tilted = Vector3(0.5, -0.3, 0.8).normalized!
+        for i in 1...3000 {
+            filter.update(InertialSample(time: Double(i) * 0.01, acceleration: tilted, rotationRate: .zero))
+        }
+        #expect(filter.gravity.angle(to: tilted) * 180 / Double.pi < 0.01)
+    }
+
+    @Test func startsAtTheMeanOfTheFirstSamples() {
+        var rng = SplitMix64(seed: 3)
+        var filter = OrientationFilter()
+        let up = Vector3(0.2, 0.1, 0.97).normalized!
+        for i in 0..<100 {
+            filter.update(InertialSample(time: Double(i) * 0.01, acceleration: up + rng.gaussianVector(sigma: 0.01),
+                                         rotationRate: rng.gaussianVector(sigma: 0.05)))
+        }
+        // One sample's noise is ~1°; the mean of 100 is ~0.1°.
+        #expect(filter.gravity.angle(to: up) * 180 / Double.pi < 0.3)
+    }
+
+    @Test func measuresAnUnknownBiasAtTheFirstRestAndStartsAfresh() {
+        // An uncalibrated MPU-6050 may read 20 °/s at rest; the drift before the first rest must not stay.
+        var rng = SplitMix64(seed: 5)
+        let bias = Vector3(15, -20, 7)
+        var filter = OrientationFilter()
+        let up = Vector3(0.1, 0.3, 0.9).normalized!
+        for i in 0..<1000 {
+            filter.update(InertialSample(time: Double(i) * 0.005, acceleration: up + rng.gaussianVector(sigma: 0.003),
+                                         rotationRate: bias + rng.gaussianVector(sigma: 0.05)))
+        }
+        #expect(filter.isAtRest)
+        #expect(filter.isBiasKnown)
+        #expect((filter.gyroBias - bias).length < 0.05)
+        #expect(filter.gravity.angle(to: up) * 180 / Double.pi < 0.2)
+    }
+
+    @Test func aSteadyTurnAboutTheVerticalIsNotTakenForAKnownBias() {
+        // With a calibration the bias is known: a swivel chair's 15 °/s leaves the accelerometer
+        // unchanged, but it is no rest and no bias.
+        var filter = OrientationFilter(gyroBias: .zero)
+        for i in 0..<1000 {
+            filter.update(InertialSample(time: Double(i) * 0.005, acceleration: .unitZ, rotationRate: Vector3(0, 0, 15)))
+        }
+        #expect(filter.restDetector.isAtRest)
+        #expect(!filter.isAtRest)
+        #expect(filter.gyroBias.length < 0.01)
+    }
+
+    @Test func estimatesTheBiasInMotion() {
+        // A calibrated sensor whose bias drifted by about 1 °/s, turning without ever resting: the
+        // accelerometer's disagreement with the integrated gyro reveals the bias.
+        let bias = Vector3(0.8, -1.0, 0.6)
+        var filter = OrientationFilter(gyroBias: .zero)
+        var orientation = Quaternion.identity
+        let interval = 0.005
+        var before = Vector3.zero
+        for i in 0..<(200 * 240) {
+            let t = Double(i) * interval
+            // Slowly wandering rotation axis so that every sensor axis is horizontal at times.
+            let rate = Vector3(40 * sin(0.31 * t), 35 * sin(0.23 * t + 1), 30 * sin(0.17 * t + 2))
+            orientation = (orientation * Quaternion(rotationVector: rate * (interval * Double.pi / 180))).normalized
+            let up = orientation.verticalInSensorFrame
+            filter.update(InertialSample(time: t, acceleration: up, rotationRate: rate + bias))
+            if i == 200 * 10 { before = filter.gyroBias - bias }
+        }
+        let after = filter.gyroBias - bias
+        #expect(!filter.isAtRest)
+        #expect(after.length < 0.2)
+        #expect(after.length < before.length / 2)
+        #expect(filter.gravity.angle(to: orientation.verticalInSensorFrame) * 180 / Double.pi < 0.5)
+    }
+
+    @Test func aLinearAccelerationIsFilteredNotFollowed() {
+        // The sensor is carried 30 cm sideways and back in one second, without turning: up to 0.6 g
+        // of linear acceleration, which read as gravity would tilt the estimate by over 30°.
+        var filter = OrientationFilter(gyroBias: .zero)
+        var time = 0.0, worst = 0.0, naive = 0.0
+        for _ in 0..<600 { filter.update(InertialSample(time: time, acceleration: .unitZ, rotationRate: .zero)); time += 0.005 }
+        let omega = 2 * Double.pi
+        for i in 0..<800 {
+            let t = Double(i) * 0.005
+            let sideways = t < 1 ? 0.3 * omega * omega * cos(omega * t) / 2 / 9.80665 : 0
+            let measured = Vector3(sideways, 0, 1)
+            filter.update(InertialSample(time: time, acceleration: measured, rotationRate: .zero))
+            time += 0.005
+            worst = max(worst, filter.gravity.angle(to: .unitZ) * 180 / Double.pi)
+            naive = max(naive, measured.angle(to: .unitZ) * 180 / Double.pi)
+        }
+        #expect(naive > 30)
+        #expect(worst < 1)
+    }
+
+    @Test func followsAKneeExtensionWithinHalfADegree() {
+        var imu = SyntheticIMU(motion: .kneeExtension(peak: 85), gyroNoise: 0.05, accelerationNoise: 0.003)
+        imu.sampleRate = 200
+        var filter = OrientationFilter()
+        var squaredError = 0.0, count = 0
+        for sample in imu.samples() {
+            filter.update(sample)
+            if sample.time > 2.5, sample.time < 6.5 {
+                let errorDegrees = filter.gravity.angle(to: imu.trueGravity(at: sample.time)) * 180 / Double.pi
+                squaredError += errorDegrees * errorDegrees
+                count += 1
+            }
+        }
+        #expect((squaredError / Double(count)).squareRoot() < 0.5)
+    }
+}
