@@ -40,7 +40,12 @@ public struct OrientationFilter: Sendable {
     private var rotatedBiasLowPass = LowPassFilter<Vector3>()
     private var biasCovariance: Matrix3
     private var coefficients: LowPassCoefficients?
+    private var biasCoefficients: LowPassCoefficients?
     private var noise: BiasNoise?
+    /// The inclination corrections (rotation vectors in the earth frame, radians) and the time since
+    /// the bias was last estimated.
+    private var pendingCorrection = Vector3.zero
+    private var pendingTime = 0.0
     private var previousTime: Double?
 
     /// - Parameters:
@@ -61,8 +66,9 @@ public struct OrientationFilter: Sendable {
     public var orientation: Quaternion { inclinationCorrection * gyroOrientation }
 
     /// The unit direction away from the earth in the sensor frame: what an accelerometer at rest
-    /// reads, normalised (+z when the board lies flat, component side up).
-    public var gravity: Vector3 { orientation.verticalInSensorFrame }
+    /// reads, normalised (+z when the board lies flat, component side up). Kept rather than computed,
+    /// as a session reads it several times per sample.
+    public private(set) var gravity = Vector3.unitZ
 
     /// Whether the sensor is at rest: the ``RestDetector`` says so and, once the bias is known, the
     /// averaged gyro agrees with it. Bias drifts slowly; a steady turn about the vertical (a swivel
@@ -96,8 +102,9 @@ public struct OrientationFilter: Sendable {
     public mutating func update(acceleration: Vector3, rotationRate: Vector3, interval: Double) {
         restDetector.update(rotationRate: rotationRate, acceleration: acceleration, interval: max(0, interval))
         guard interval > 0 else {
-            if !isInitialised, let up = acceleration.normalized {
-                inclinationCorrection = .levelling(up)
+            if !isInitialised, let levelling = Quaternion.levelling(acceleration) {
+                inclinationCorrection = levelling
+                gravity = orientation.verticalInSensorFrame
                 isInitialised = true
             }
             return
@@ -105,21 +112,50 @@ public struct OrientationFilter: Sendable {
         let c = LowPassCoefficients.cached(&coefficients, timeConstant: parameters.accelerometerTimeConstant,
                                            interval: interval)
         let turn = (rotationRate - gyroBias) * (interval * Double.pi / 180)
-        gyroOrientation = (gyroOrientation * Quaternion(rotationVector: turn)).normalized
+        gyroOrientation = (gyroOrientation * Quaternion(rotationVector: turn)).renormalized
 
-        let inertial = accelerationLowPass.update(gyroOrientation.rotate(acceleration), c)
-        guard let earth = inclinationCorrection.rotate(inertial).normalized else { return }
-        let levelling = Quaternion.levelling(earth)
-        inclinationCorrection = (levelling * inclinationCorrection).normalized
+        let inertial: Vector3
+        if isAtRest && isBiasKnown {
+            // At rest the accelerometer reads gravity alone: what the low-pass still remembers of the
+            // last movement's accelerations and gyro errors is obsolete, so the inclination follows
+            // the rest's own average instead of fading toward it over τ.
+            inertial = gyroOrientation.rotate(restDetector.referenceAcceleration)
+            accelerationLowPass.reset(to: inertial, c)
+        } else {
+            inertial = accelerationLowPass.update(gyroOrientation.rotate(acceleration), c)
+        }
+        guard let levelling = Quaternion.levelling(inclinationCorrection.rotate(inertial)) else {
+            gravity = orientation.verticalInSensorFrame
+            return
+        }
+        inclinationCorrection = (levelling * inclinationCorrection).renormalized
+        gravity = orientation.verticalInSensorFrame
         isInitialised = true
-        estimateBias(levelling: levelling, interval: interval, c)
+        // The per-sample correction's rotation vector is 2·(x, y, 0) for these small turns.
+        pendingCorrection += Vector3(levelling.x, levelling.y, 0) * 2
+        pendingTime += interval
+        if pendingTime >= Self.biasInterval || (isAtRest && !isBiasKnown) {
+            estimateBias(correction: pendingCorrection, interval: pendingTime, c)
+            pendingCorrection = .zero
+            pendingTime = 0
+        }
     }
 
-    private mutating func estimateBias(levelling: Quaternion, interval: Double, _ c: LowPassCoefficients) {
+    /// Seconds between two updates of the bias estimate. The bias and everything it is estimated from
+    /// change far slower than the samples arrive: the low-passes' cut-off (√2 / 2πτ, 0.075 Hz at
+    /// τ = 3 s) is 130 times below the 10 Hz Nyquist frequency of 20 updates a second, and the
+    /// filter's cost at 200 Hz drops by half.
+    static let biasInterval = 0.05
+
+    /// One update of the bias estimate from the inclination corrections (radians, earth frame) made
+    /// over `interval` seconds.
+    private mutating func estimateBias(correction: Vector3, interval: Double, _ c: LowPassCoefficients) {
         let noise = BiasNoise.cached(&noise, parameters: parameters, interval: interval)
+        let b = LowPassCoefficients.cached(&biasCoefficients, timeConstant: parameters.accelerometerTimeConstant,
+                                           interval: interval)
         let rotation = orientation.matrix
-        let filteredRotation = rotationLowPass.update(rotation, c)
-        let filteredRotatedBias = rotatedBiasLowPass.update(rotation * gyroBias, c)
+        let filteredRotation = rotationLowPass.update(rotation, b)
+        let filteredRotatedBias = rotatedBiasLowPass.update(rotation * gyroBias, b)
 
         // The bias drifts: its uncertainty grows until a measurement shrinks it again, up to the
         // initial uncertainty.
@@ -130,15 +166,14 @@ public struct OrientationFilter: Sendable {
         biasCovariance = p
 
         if isAtRest {
-            guard isBiasKnown else { return establishBiasAtRest(c) }
+            guard isBiasKnown else { return establishBiasAtRest(c, b) }
             // H = I: the averaged gyro reads the bias.
             let innovation = restDetector.referenceRotationRate - gyroBias
             correctBias(innovation: innovation, measurement: .identity,
                         noise: Vector3(noise.restVariance, noise.restVariance, noise.restVariance))
         } else {
-            // The per-sample correction's rotation vector is 2·(x, y, 0) for these small turns; as a
-            // rate it is what the integrated gyro turned too much, in the earth frame.
-            let correctionRate = Vector3(levelling.x, levelling.y, 0) * (2 * 180 / Double.pi / interval)
+            // As a rate, the correction is what the integrated gyro turned too much, in the earth frame.
+            let correctionRate = correction * (180 / Double.pi / interval)
             let predicted = filteredRotation * gyroBias
             let innovation = Vector3(filteredRotatedBias.x - correctionRate.x - predicted.x,
                                      filteredRotatedBias.y - correctionRate.y - predicted.y,
@@ -167,18 +202,19 @@ public struct OrientationFilter: Sendable {
 
     /// The first rest of a sensor whose bias was unknown: the averaged gyro is the bias, and the
     /// inclination integrated so far with the wrong bias is replaced by the rest's accelerometer.
-    private mutating func establishBiasAtRest(_ c: LowPassCoefficients) {
+    private mutating func establishBiasAtRest(_ c: LowPassCoefficients, _ b: LowPassCoefficients) {
         gyroBias = limited(restDetector.referenceRotationRate)
         let sigma = parameters.biasSigmaRest
         biasCovariance = Matrix3(diagonal: sigma * sigma)
         isBiasKnown = true
-        guard let up = restDetector.referenceAcceleration.normalized else { return }
+        guard let levelling = Quaternion.levelling(restDetector.referenceAcceleration) else { return }
         gyroOrientation = .identity
-        inclinationCorrection = .levelling(up)
+        inclinationCorrection = levelling
+        gravity = orientation.verticalInSensorFrame
         accelerationLowPass.reset(to: restDetector.referenceAcceleration, c)
         let rotation = orientation.matrix
-        rotationLowPass.reset(to: rotation, c)
-        rotatedBiasLowPass.reset(to: rotation * gyroBias, c)
+        rotationLowPass.reset(to: rotation, b)
+        rotatedBiasLowPass.reset(to: rotation * gyroBias, b)
     }
 
     private func limited(_ bias: Vector3) -> Vector3 {

@@ -33,9 +33,12 @@ public struct Quaternion: Hashable, Sendable {
         // Half-angle cosine and sin(φ/2)/φ. A gyro turns the sensor by well under 0.1 rad between
         // samples; there the series in φ² is exact to rounding and avoids sin, cos and a square root.
         if angleSquared < 0.01 {
+            // Constant reciprocals: a floating-point division by a constant stays a division.
             let a2 = angleSquared, a4 = a2 * a2
-            cosine = 1 - a2 / 8 + a4 / 384 - a4 * a2 / 46080
-            sineOverAngle = 0.5 - a2 / 48 + a4 / 3840 - a4 * a2 / 645_120
+            let c4: Double = 1.0 / 384, c6: Double = 1.0 / 46080
+            let s2: Double = 1.0 / 48, s4: Double = 1.0 / 3840, s6: Double = 1.0 / 645_120
+            cosine = 1 - a2 * 0.125 + a4 * c4 - a4 * a2 * c6
+            sineOverAngle = 0.5 - a2 * s2 + a4 * s4 - a4 * a2 * s6
         } else {
             let angle = angleSquared.squareRoot()
             cosine = cos(angle / 2)
@@ -54,6 +57,14 @@ public struct Quaternion: Hashable, Sendable {
         return Quaternion(w: w, x: x, y: y, z: z)
     }
 
+    /// Brought back toward unit length by one Newton step, without a square root or a division:
+    /// enough for a product of unit quaternions, whose length drifts only by rounding.
+    @inlinable
+    public var renormalized: Quaternion {
+        let factor = (3 - (w * w + x * x + y * y + z * z)) * 0.5
+        return Quaternion(w: w * factor, x: x * factor, y: y * factor, z: z * factor)
+    }
+
     /// The inverse rotation.
     @inlinable
     public var conjugate: Quaternion { Quaternion(w: w, x: -x, y: -y, z: -z) }
@@ -61,9 +72,10 @@ public struct Quaternion: Hashable, Sendable {
     /// Scaled back to unit length: repeated products drift from it by rounding.
     @inlinable
     public var normalized: Quaternion {
-        let length = (w * w + x * x + y * y + z * z).squareRoot()
-        guard length > 0 else { return .identity }
-        return Quaternion(w: w / length, x: x / length, y: y / length, z: z / length)
+        let lengthSquared = w * w + x * x + y * y + z * z
+        guard lengthSquared > 0 else { return .identity }
+        let inverse = 1 / lengthSquared.squareRoot()
+        return Quaternion(w: w * inverse, x: x * inverse, y: y * inverse, z: z * inverse)
     }
 
     /// `v` rotated by this rotation: `q v q*`.
@@ -94,16 +106,21 @@ public struct Quaternion: Hashable, Sendable {
         Vector3(2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y))
     }
 
-    /// The shortest rotation that turns the unit vector `v` onto +z.
+    /// The shortest rotation that turns the direction of `v` (any length) onto +z, or `nil` when `v`
+    /// is zero or not finite.
     ///
     /// Its axis is horizontal (`v × z`), so applied to an orientation it changes the inclination and
     /// leaves the heading alone.
     @inlinable
-    public static func levelling(_ v: Vector3) -> Quaternion {
-        let halfCosineSquared = (1 + v.z) / 2
+    public static func levelling(_ v: Vector3) -> Quaternion? {
+        // (|v| + v.z, v.y, −v.x, 0) is that rotation scaled by √(2|v|(|v| + v.z)): one square root for
+        // the length and one for the scale, where normalising v first would take two divisions more.
+        let length = v.length
+        guard length > 0, length.isFinite else { return nil }
+        let w = length + v.z
         // Upside down the axis is undefined; any horizontal axis turns v onto +z.
-        guard halfCosineSquared > 1e-12 else { return Quaternion(w: 0, x: 1, y: 0, z: 0) }
-        let w = halfCosineSquared.squareRoot()
-        return Quaternion(w: w, x: v.y / (2 * w), y: -v.x / (2 * w), z: 0)
+        guard w > 1e-12 * length else { return Quaternion(w: 0, x: 1, y: 0, z: 0) }
+        let scale = 1 / (2 * length * w).squareRoot()
+        return Quaternion(w: w * scale, x: v.y * scale, y: -v.x * scale, z: 0)
     }
 }

@@ -5,16 +5,16 @@
 public struct RestDetector: Sendable {
     public let parameters: FusionParameters
     /// Low-passed gyro in °/s: during rest, the gyro bias.
-    public var referenceRotationRate: Vector3 { rotationRateLowPass.value }
+    public private(set) var referenceRotationRate = Vector3.zero
     /// Low-passed accelerometer in g.
-    public var referenceAcceleration: Vector3 { accelerationLowPass.value }
+    public private(set) var referenceAcceleration = Vector3.zero
     /// Whether the last sample was within the thresholds.
     public private(set) var isStill = false
     /// Seconds the samples have been continuously still.
     public private(set) var stillDuration = 0.0
-    private var rotationRateLowPass = LowPassFilter<Vector3>()
-    private var accelerationLowPass = LowPassFilter<Vector3>()
-    private var coefficients: LowPassCoefficients?
+    private var hasReference = false
+    /// The low-pass step for the last interval: sensor intervals repeat, a division need not.
+    private var step = (interval: 0.0, k: 0.0)
 
     public init(parameters: FusionParameters) {
         self.parameters = parameters
@@ -29,19 +29,23 @@ public struct RestDetector: Sendable {
     ///   - acceleration: accelerometer in g.
     ///   - interval: seconds since the previous sample (0 for the first).
     public mutating func update(rotationRate: Vector3, acceleration: Vector3, interval: Double) {
-        // The first sample (no interval yet) starts nothing: the references begin with the next one.
-        guard interval > 0 else {
-            isStill = !rotationRateLowPass.hasValue
+        guard hasReference else {
+            referenceRotationRate = rotationRate
+            referenceAcceleration = acceleration
+            hasReference = true
+            isStill = true
+            stillDuration = 0
             return
         }
-        let c = LowPassCoefficients.cached(&coefficients, timeConstant: parameters.restFilterTimeConstant,
-                                           interval: interval)
-        let rateReference = rotationRateLowPass.update(rotationRate, c)
-        let accelerationReference = accelerationLowPass.update(acceleration, c)
+        // A first-order low-pass: the reference need only follow posture, not shape a response.
+        if interval != step.interval { step = (interval, interval / (parameters.restFilterTimeConstant + interval)) }
+        let k = step.k
+        referenceRotationRate += (rotationRate - referenceRotationRate) * k
+        referenceAcceleration += (acceleration - referenceAcceleration) * k
         let gyroLimit = parameters.restGyroThreshold
         let accelerationLimit = parameters.restAccelerationThreshold
-        isStill = (rotationRate - rateReference).lengthSquared <= gyroLimit * gyroLimit
-            && (acceleration - accelerationReference).lengthSquared <= accelerationLimit * accelerationLimit
+        isStill = (rotationRate - referenceRotationRate).lengthSquared <= gyroLimit * gyroLimit
+            && (acceleration - referenceAcceleration).lengthSquared <= accelerationLimit * accelerationLimit
         stillDuration = isStill ? stillDuration + interval : 0
     }
 }

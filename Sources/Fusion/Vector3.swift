@@ -38,7 +38,7 @@ public struct Vector3: Hashable, Sendable, Codable {
     public var normalized: Vector3? {
         let length = self.length
         guard length > 0, length.isFinite else { return nil }
-        return self / length
+        return self * (1 / length)
     }
 
     @inlinable

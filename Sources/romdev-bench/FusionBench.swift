@@ -66,6 +66,13 @@ enum FusionBench {
                 sink += filter.gravity.x
             }
         }
+        let complementaryTime = best {
+            for _ in 0..<repetitions {
+                var filter = PlainComplementaryFilter()
+                for sample in samples { filter.update(sample) }
+                sink += filter.gravity.x
+            }
+        }
         let sessionTime = best {
             for _ in 0..<repetitions {
                 var parameters = SessionParameters()
@@ -78,7 +85,8 @@ enum FusionBench {
         }
         let count = Double(samples.count * repetitions)
         print("== fusion: cost per sample (\(samples.count) samples × \(repetitions), best of 5)")
-        print("   OrientationFilter.update   \(f(nanoseconds(filterTime) / count)) ns   (target ≤ 200 ns)")
+        print("   OrientationFilter.update   \(f(nanoseconds(filterTime) / count)) ns   (target ≤ 100 ns)")
+        print("   plain complementary filter \(f(nanoseconds(complementaryTime) / count)) ns   (reference: gyro plus a fixed pull to the accelerometer, τ = 2 s)")
         print("   MeasurementSession.update  \(f(nanoseconds(sessionTime) / count)) ns   (incl. result at the end)")
         if sink.isNaN { print("") }
     }
@@ -105,5 +113,27 @@ enum FusionBench {
     private static func pad(_ text: String, _ width: Int, left: Bool = false) -> String {
         let padding = String(repeating: " ", count: max(0, width - text.count))
         return left ? padding + text : text + padding
+    }
+}
+
+/// The textbook complementary filter, as the reference the orientation filter's cost is compared
+/// with: the gravity direction turned by the gyro, then pulled toward the accelerometer with a fixed
+/// time constant. No bias estimation, no rest detection.
+struct PlainComplementaryFilter {
+    var gravity = Vector3.unitZ
+    private var previousTime: Double?
+    private let timeConstant = 2.0
+
+    mutating func update(_ sample: InertialSample) {
+        guard let previous = previousTime else {
+            previousTime = sample.time
+            gravity = sample.acceleration.normalized ?? .unitZ
+            return
+        }
+        let interval = sample.time - previous
+        previousTime = sample.time
+        let turned = gravity.rotated(by: sample.rotationRate * (-interval * Double.pi / 180))
+        let k = interval / (timeConstant + interval)
+        gravity = (turned + ((sample.acceleration.normalized ?? turned) - turned) * k).normalized ?? turned
     }
 }
