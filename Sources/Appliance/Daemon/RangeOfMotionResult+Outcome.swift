@@ -12,11 +12,13 @@ extension RangeOfMotionResult {
             limb: limb, flags: flags.names, createdDate: createdDate)
     }
 
-    /// Why the result should not be stored, or nil: a session too short to trust, or angles a
-    /// knee cannot reach (the strap slipped). The patient is asked to measure again instead.
+    /// Why the result should not be stored, or nil: a session too short to trust, angles a knee
+    /// cannot reach (the strap slipped), or a leg that never moved. The patient is asked to measure
+    /// again instead; the daemon and `romdev measure` both follow this rule.
     public var rejection: String? {
         if flags.contains(.implausible) { return "implausible angles (minimum \(Self.degrees(minimum)), maximum \(Self.degrees(maximum)))" }
         if flags.contains(.tooShort) { return "the session was too short" }
+        if flags.contains(.noMovement) { return "the knee did not move (range \(Self.degrees(range)))" }
         return nil
     }
 

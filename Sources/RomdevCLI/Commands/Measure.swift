@@ -21,9 +21,11 @@ extension Command {
             The outcome of today's rangeOfMotionCheck event gets the values range (first),
             start, finish, minimum and maximum (double, units deg), the limb (text, kind
             limb) and one text value of kind flag per quality flag (moved-at-start,
-            gyro-saturated, too-short, implausible). It is committed to disk before the
+            gyro-saturated, not-returned, unsteady). It is committed to disk before the
             result is printed. Without an event today, before onboarding, or when today's
-            event already has an outcome, nothing is measured or stored (exit 1).
+            event already has an outcome, nothing is measured or stored (exit 1); nor is a
+            result flagged implausible, too-short or no-movement (exit 1), as the daemon
+            would not store it either.
 
             --unscheduled records a measurement outside the plan's schedule: on the day's
             event of the task rangeOfMotionUnscheduled (all day, every day, not counted in
@@ -110,6 +112,12 @@ struct MeasureAction: CommandAction, Equatable {
 
         let now = context.now()
         let result = outcome.result
+        // The daemon's rule: a result it would not store is not stored from here either.
+        if let rejection = result.rejection {
+            throw CommandFailure(
+                "the measurement is not usable; nothing was stored", why: rejection,
+                hint: "sit still until 'Ready', extend the knee as far as you can, then lower it back and hold still")
+        }
         let values = result.outcomeValues(limb: limb, createdDate: now)
         let stored = try record(values, on: target, day: day, in: careStore, now: now, doing: what)
         let calendar = careStore.calendar
