@@ -91,9 +91,11 @@ public struct BroadReport: Sendable {
         if let fast {
             lines.append("mean inclination RMSE over the \(fast.trials) fast trials: \(number(fast.meanRMSE, 0))°")
         }
-        for name in failedTrials {
-            let s = rows.first { $0.trial.name == name }!.score
-            lines.append("NaN: \(name): \(s.nonFiniteEstimates) of \(s.scoredSamples) scored samples have no finite estimate")
+        for row in rows where row.score.rmseDegrees.isNaN {
+            let s = row.score
+            lines.append(s.nonFiniteEstimates > 0
+                ? "NaN: \(row.trial.name): \(s.nonFiniteEstimates) of \(s.scoredSamples) scored samples have no finite estimate"
+                : "NaN: \(row.trial.name): no sample to score")
         }
         return lines.joined(separator: "\n") + "\n"
     }

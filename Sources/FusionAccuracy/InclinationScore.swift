@@ -25,7 +25,7 @@ public struct InclinationReference: Sendable, Equatable {
     /// - Throws: ``InclinationFileError`` naming the first bad line.
     public init(csv text: String) throws(InclinationFileError) {
         var times: [Double] = [], up: [Vector3?] = [], movement: [Bool] = []
-        try CSVRows.each(in: text, header: Self.header, columns: 5) { (line, fields) throws(InclinationFileError) in
+        for (line, fields) in try CSVRows.rows(of: text, header: Self.header, columns: 5) {
             let time = try CSVRows.finite(fields[0], line: line, column: 1)
             let components = fields[1...3]
             if components.allSatisfy(\.isEmpty) {
@@ -64,7 +64,7 @@ public struct GravityTrace: Sendable, Equatable {
     /// - Throws: ``InclinationFileError`` naming the first bad line.
     public init(csv text: String) throws(InclinationFileError) {
         var times: [Double] = [], gravity: [Vector3] = []
-        try CSVRows.each(in: text, header: Self.header, columns: 5) { (line, fields) throws(InclinationFileError) in
+        for (line, fields) in try CSVRows.rows(of: text, header: Self.header, columns: 5) {
             times.append(try CSVRows.finite(fields[0], line: line, column: 1))
             let x = try CSVRows.number(fields[1], line: line, column: 2)
             let y = try CSVRows.number(fields[2], line: line, column: 3)
@@ -155,10 +155,8 @@ public enum InclinationFileError: Error, Hashable, Sendable, CustomStringConvert
 
 /// Reading the two CSV files: a fixed header, then rows of a fixed number of fields.
 enum CSVRows {
-    static func each(
-        in text: String, header: String, columns: Int,
-        _ row: (Int, [Substring]) throws(InclinationFileError) -> Void
-    ) throws(InclinationFileError) {
+    /// The rows after the header, each with its 1-based line number.
+    static func rows(of text: String, header: String, columns: Int) throws(InclinationFileError) -> [(line: Int, fields: [Substring])] {
         // Split on bytes: much faster than on Characters for files of a million lines.
         var lines = text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
             .map { Substring($0) }
@@ -167,13 +165,16 @@ enum CSVRows {
             throw .unexpectedHeader(expected: header, found: String(lines.first ?? ""))
         }
         guard lines.count > 1 else { throw .noSamples }
+        var rows: [(line: Int, fields: [Substring])] = []
+        rows.reserveCapacity(lines.count - 1)
         for (offset, line) in lines.enumerated().dropFirst() {
             let fields = line.split(separator: ",", omittingEmptySubsequences: false)
             guard fields.count == columns else {
                 throw .wrongFieldCount(line: offset + 1, expected: columns, found: fields.count)
             }
-            try row(offset + 1, fields)
+            rows.append((offset + 1, fields))
         }
+        return rows
     }
 
     /// A number; "nan" in any spelling C's printf gives is NaN.
