@@ -44,7 +44,7 @@ MAN_DATE_EPOCH := $(or $(SOURCE_DATE_EPOCH),$(shell git log -1 --format=%ct 2>/d
 DEB_DIR := .build/deb
 DEB_MAINTAINER ?= $(shell git config user.name) <$(shell git config user.email)>
 
-.PHONY: all deps apt-install build test test-kernel demo bench release install uninstall deb clean
+.PHONY: all deps apt-install build test test-kernel demo bench bench-broad release install uninstall deb clean
 
 all: build
 
@@ -116,6 +116,34 @@ bench: deps
 	$(SWIFT) build -c release --static-swift-stdlib --product romdev
 	$(SWIFT) build -c release --static-swift-stdlib --product romdev-bench
 	"$(RELEASE_BIN_DIR)/romdev-bench" --romdev "$(RELEASE_BIN_DIR)/romdev"
+
+## bench-broad: BROAD=DIR: inclination accuracy on the public BROAD IMU dataset (DIR holds its data_hdf5 or data_mat files)
+# Python with h5py and scipy reads the dataset's HDF5 and MATLAB files; the venv is only for this target.
+BROAD_VENV := .build/broad-venv
+BROAD_OUT := .build/broad
+bench-broad: deps
+	@if [ -z "$(BROAD)" ]; then \
+	  echo "usage: make bench-broad BROAD=DIR" >&2; \
+	  echo "  DIR: the data_hdf5 (or data_mat) folder of the BROAD dataset (Laidig et al., Data 2021, CC BY 4.0):" >&2; \
+	  echo "    git clone https://github.com/dlaidig/broad && make bench-broad BROAD=broad/data_hdf5" >&2; \
+	  exit 64; \
+	fi
+	@[ -d "$(BROAD)" ] || { echo "error: BROAD=$(BROAD) is not a directory" >&2; exit 66; }
+	@$(MAKE) --no-print-directory apt-install PACKAGES="python3-venv"
+	$(SWIFT) build -c release --static-swift-stdlib --product romdev
+	$(SWIFT) build -c release --static-swift-stdlib --product romdev-bench
+	@[ -x "$(BROAD_VENV)/bin/python" ] && "$(BROAD_VENV)/bin/python" -c "import h5py, scipy" 2>/dev/null || { \
+	  python3 -m venv "$(BROAD_VENV)" && "$(BROAD_VENV)/bin/pip" install --quiet h5py numpy scipy; }
+	rm -rf "$(BROAD_OUT)" && "$(BROAD_VENV)/bin/python" bench/broad/convert.py "$(BROAD)" "$(BROAD_OUT)"
+	@# The store path names a directory that does not exist, so no calibration.json is found: the
+	@# samples are replayed as recorded. Each trial's printed result is kept next to its trace.
+	@set -e; romdev="$(RELEASE_BIN_DIR)/romdev"; \
+	for truth in "$(BROAD_OUT)"/*.truth.csv; do \
+	  trial="$${truth%.truth.csv}"; \
+	  "$$romdev" replay "$$trial.csv" --store "$(BROAD_OUT)/no-store/care.sqlite" --trace "$$trial.trace.csv" > "$$trial.replay.txt"; \
+	  grep -q "^  calibration none" "$$trial.replay.txt" || { echo "error: $$trial was replayed with a calibration" >&2; exit 1; }; \
+	done
+	"$(RELEASE_BIN_DIR)/romdev-bench" broad "$(BROAD_OUT)"
 
 ## release: the board build, with the Swift runtime linked in (only the system's C libraries stay shared)
 release: deps

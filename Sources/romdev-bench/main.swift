@@ -1,5 +1,10 @@
 // `make bench`: prints figures for the care store, the sensor driver, the sampling loop and fusion.
+// `make bench-broad`: `romdev-bench broad DIR` scores the BROAD traces in DIR.
 import Foundation
+
+if CommandLine.arguments.dropFirst().first == BroadBench.command {
+    BroadBench.run(Array(CommandLine.arguments.dropFirst(2)))
+}
 
 if let at = CommandLine.arguments.firstIndex(of: SamplingBench.allocationProbeOption) {
     SamplingBench.allocationProbe(ticks: CommandLine.arguments.dropFirst(at + 1).first.flatMap { Int($0) } ?? 200)

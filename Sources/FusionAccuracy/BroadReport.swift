@@ -1,0 +1,111 @@
+import Foundation
+
+/// The converted BROAD trials and their groups (`broad.json`, written by `bench/broad/convert.py`):
+/// the groups in the dataset's order, and the trials that were converted with the groups each is in.
+public struct BroadManifest: Sendable, Decodable, Equatable {
+    public struct Trial: Sendable, Decodable, Equatable {
+        public var name: String
+        public var groups: [String]
+
+        public init(name: String, groups: [String]) {
+            self.name = name
+            self.groups = groups
+        }
+    }
+
+    public var groups: [String]
+    public var trials: [Trial]
+
+    public init(groups: [String], trials: [Trial]) {
+        self.groups = groups
+        self.trials = trials
+    }
+
+    /// - Throws: `DecodingError` for a file that is not such a manifest.
+    public init(json: Data) throws {
+        self = try JSONDecoder().decode(Self.self, from: json)
+    }
+}
+
+/// Per-trial inclination RMSE and the group means the BROAD paper reports: a group's figure is the
+/// mean of its trials' RMSEs (not an RMSE over the pooled samples), so long and short trials weigh
+/// the same.
+public struct BroadReport: Sendable {
+    public struct TrialRow: Sendable {
+        public var trial: BroadManifest.Trial
+        public var score: InclinationScore
+    }
+
+    public struct GroupRow: Sendable, Equatable {
+        public var group: String
+        public var trials: Int
+        public var meanRMSE: Double
+    }
+
+    public var rows: [TrialRow]
+    /// Every group of the manifest that has at least one trial, in the manifest's order.
+    public var groups: [GroupRow]
+    /// The mean RMSE over all trials, degrees.
+    public var meanRMSE: Double
+    /// The dataset's "fast" group, when it has trials.
+    public var fast: GroupRow?
+    /// Trials whose RMSE is NaN: a non-finite estimate, or nothing to score.
+    public var failedTrials: [String]
+
+    public init(manifest: BroadManifest, scores: [InclinationScore]) {
+        precondition(manifest.trials.count == scores.count, "one score per trial")
+        rows = zip(manifest.trials, scores).map { TrialRow(trial: $0, score: $1) }
+        func mean(_ rows: [TrialRow]) -> Double {
+            rows.isEmpty ? .nan : rows.reduce(0) { $0 + $1.score.rmseDegrees } / Double(rows.count)
+        }
+        let rows = self.rows
+        groups = manifest.groups.compactMap { group in
+            let members = rows.filter { $0.trial.groups.contains(group) }
+            return members.isEmpty ? nil : GroupRow(group: group, trials: members.count, meanRMSE: mean(members))
+        }
+        meanRMSE = mean(rows)
+        fast = groups.first { $0.group == "fast" }
+        failedTrials = rows.filter { $0.score.rmseDegrees.isNaN }.map(\.trial.name)
+    }
+
+    /// The report as printed: the table of trials, the table of groups, the two headline means and,
+    /// loudly, any NaN.
+    public var text: String {
+        let nameWidth = max(5, rows.map(\.trial.name.count).max() ?? 0)
+        var lines = [
+            "\(padded("trial", nameWidth))  RMSE °   max °  scored  no reference",
+        ]
+        for row in rows {
+            let s = row.score
+            lines.append("\(padded(row.trial.name, nameWidth)) \(number(s.rmseDegrees, 7)) \(number(s.maximumDegrees, 7))"
+                         + " \(padded(String(s.scoredSamples), 7, right: true)) \(padded(String(s.missingReference), 13, right: true))")
+        }
+        let groupWidth = max(5, groups.map(\.group.count).max() ?? 0)
+        lines.append("")
+        lines.append("\(padded("group", groupWidth))  trials  mean RMSE °")
+        for group in groups {
+            lines.append("\(padded(group.group, groupWidth)) \(padded(String(group.trials), 7, right: true)) \(number(group.meanRMSE, 12))")
+        }
+        lines.append("")
+        lines.append("mean inclination RMSE over all \(rows.count) trials: \(number(meanRMSE, 0))°")
+        if let fast {
+            lines.append("mean inclination RMSE over the \(fast.trials) fast trials: \(number(fast.meanRMSE, 0))°")
+        }
+        for row in rows where row.score.rmseDegrees.isNaN {
+            let s = row.score
+            lines.append(s.nonFiniteEstimates > 0
+                ? "NaN: \(row.trial.name): \(s.nonFiniteEstimates) of \(s.scoredSamples) scored samples have no finite estimate"
+                : "NaN: \(row.trial.name): no sample to score")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private func number(_ value: Double, _ width: Int) -> String {
+        padded(value.isNaN ? "NaN" : String(format: "%.2f", value), width, right: true)
+    }
+
+    private func padded(_ text: String, _ width: Int, right: Bool = false) -> String {
+        let fill = String(repeating: " ", count: max(0, width - text.count))
+        return right ? fill + text : text + fill
+    }
+}
