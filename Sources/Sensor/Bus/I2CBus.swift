@@ -36,9 +36,13 @@ extension I2CBus {
     /// - Parameter count: 1...`I2CBlock.maximumLength` (32) bytes.
     public func readBlock(register: UInt8, count: Int) throws(I2CError) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: count)
-        try bytes.withUnsafeMutableBufferPointer { buffer throws(I2CError) in
-            try readBlock(register: register, into: buffer)
+        // The error leaves the closure by hand: Swift 6.0 types what a rethrowing closure throws
+        // as `any Error`.
+        var failure: I2CError?
+        bytes.withUnsafeMutableBufferPointer { buffer in
+            do throws(I2CError) { try readBlock(register: register, into: buffer) } catch { failure = error }
         }
+        if let failure { throw failure }
         return bytes
     }
 }

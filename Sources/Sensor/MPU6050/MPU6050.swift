@@ -145,9 +145,17 @@ public final class MPU6050 {
     /// that sampling does not allocate; the caller takes what it needs before the next read.
     func readIntoBuffer(_ register: UInt8, count: Int) throws(MPU6050Error) {
         try io { () throws(I2CError) in
-            try readBuffer.withUnsafeMutableBufferPointer { buffer throws(I2CError) in
-                try bus.readBlock(register: register, into: UnsafeMutableBufferPointer(rebasing: buffer[..<count]))
+            // The error leaves the closure by hand: Swift 6.0 types what a rethrowing closure
+            // throws as `any Error`.
+            var failure: I2CError?
+            readBuffer.withUnsafeMutableBufferPointer { buffer in
+                do throws(I2CError) {
+                    try bus.readBlock(register: register, into: UnsafeMutableBufferPointer(rebasing: buffer[..<count]))
+                } catch {
+                    failure = error
+                }
             }
+            if let failure { throw failure }
         }
     }
 
