@@ -74,7 +74,9 @@ extension ApplianceDaemon {
                 running.step = "lay the sensor flat and still"
                 play(.holdStill)
             case .nextFace(let captured):
-                running.step = "face \(captured) of 6 done, turn it onto another face"
+                running.step = captured < 6
+                    ? "face \(captured) of 6 done, turn it onto another face"
+                    : "all six faces done, turn it once more onto a face used before"
                 play(.go)
             case .strapOn:
                 running.step = "strap it on the shin and hold still"

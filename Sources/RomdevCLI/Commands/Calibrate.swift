@@ -114,10 +114,12 @@ struct CalibrateAction: CommandAction, Equatable {
     static func prompt(for step: GuidedCalibration.Step, biasSeconds: Double) -> String {
         switch step {
         case .holdStill: "1. Lay the sensor flat on a table and leave it still for \(fixed(biasSeconds, 0)) s..."
-        case .nextFace(let captured):
+        case .nextFace(let captured) where captured < 6:
             "2. Face \(captured) of 6 done. Tip the sensor over an edge onto a face not used yet and hold it still."
+        case .nextFace:
+            "2. All six faces done. Tip it over one more edge, back onto a face used before, and hold it still."
         case .strapOn:
-            "3. All six faces done. Strap the sensor to the front of your shin below the knee, sit with the foot "
+            "3. Table part done. Strap the sensor to the front of your shin below the knee, sit with the foot "
                 + "on the floor and hold still."
         case .swing: "4. Start pose taken. Extend your knee once, lower it back and hold still."
         case .finished: "Done."
@@ -130,9 +132,13 @@ struct CalibrateAction: CommandAction, Equatable {
         }
         var lines = [
             "Gyro bias             \(vector(calibration.gyroBias, 3)) °/s",
-            "Gyro sensitivity      \(vector(calibration.gyroScale, 4))",
+            "Gyro correction       \(vector(calibration.gyroMatrix.row0, 4))",
+            "                      \(vector(calibration.gyroMatrix.row1, 4))",
+            "                      \(vector(calibration.gyroMatrix.row2, 4))",
             "Accelerometer offset  \(vector(calibration.accelerometerOffset, 4)) g",
-            "Accelerometer scale   \(vector(calibration.accelerometerScale, 4))",
+            "Accelerometer corr.   \(vector(calibration.accelerometerMatrix.row0, 4))",
+            "                      \(vector(calibration.accelerometerMatrix.row1, 4))",
+            "                      \(vector(calibration.accelerometerMatrix.row2, 4))",
         ]
         if let mounting = calibration.mounting {
             lines.append("Shin axis             \(vector(mounting.shinAxis, 3)) (sensor axes)")
