@@ -52,6 +52,11 @@ public struct GuidedCalibration: Sendable {
         public init() {}
     }
 
+    /// The side of the device to turn up at each pose, in the order the prompts suggest: each
+    /// axis is then turned about twice, from faces at right angles, as
+    /// ``Calibration/fromFaces(_:parameters:)`` needs. Another order that does this works too.
+    public static let faceOrder = ["+z", "+y", "-z", "+x", "-y", "-x", "-z"]
+
     public let parameters: Parameters
     public private(set) var step = Step.holdStill
     /// The result, once ``step`` is ``Step/finished``.

@@ -1,4 +1,5 @@
 import Foundation
+import Fusion
 import GPIO
 import ServiceSupport
 
@@ -75,8 +76,8 @@ extension ApplianceDaemon {
                 play(.holdStill)
             case .nextFace(let captured):
                 running.step = captured < 6
-                    ? "face \(captured) of 6 done, turn it onto another face"
-                    : "all six faces done, turn it once more onto a face used before"
+                    ? "face \(captured) of 6 done, turn it \(GuidedCalibration.faceOrder[captured]) up"
+                    : "all six faces done, turn it back \(GuidedCalibration.faceOrder[6]) up"
                 play(.go)
             case .strapOn:
                 running.step = "strap it on the shin and hold still"

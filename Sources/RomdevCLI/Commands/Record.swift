@@ -15,7 +15,9 @@ extension Command {
               \(Recording.header)
 
             Times are seconds on the sensor's own sample clock, acceleration in g, angular
-            rate in °/s, die temperature in °C. Simulated recordings add a last column,
+            rate in °/s, die temperature in °C. --simulate=calibration records the guided
+            calibration (about a minute: use --seconds 70), which 'romdev calibrate --replay'
+            reads. Simulated recordings add a last column,
             \(Recording.truthColumn): the shank's true inclination from vertical in degrees.
             If the host reads the FIFO too late, it overflows and the rows of the lost
             samples are missing (their times are skipped).
@@ -57,7 +59,7 @@ public struct RecordAction: CommandAction, Equatable {
             throw CommandFailure(
                 "will not overwrite \(outputPath)", hint: "choose another --output, or move the existing file away")
         }
-        let clock = SystemClock()
+        let clock = context.sensorClock ?? SystemClock()
         let (sensor, simulator) = try source.openConfiguredSensor(clock: clock)
 
         guard FileManager.default.createFile(atPath: outputPath, contents: nil),
