@@ -31,7 +31,7 @@ public enum CalibrationError: Error, Hashable, Sendable, CustomStringConvertible
         case .posesNotSpread:
             "the positions do not turn each axis both up and down; place the device on all six faces"
         case let .turnsNotSpread(axis):
-            "the turns do not tip the device about its \(axis) axis twice, from two faces at right angles; follow the order of faces in the guide"
+            "the turns do not tip the device about its \(axis) axis twice, from two faces at right angles; turn up the sides the prompts name, in their order"
         case let .implausibleFit(reason):
             "the fit is implausible: \(reason)"
         case let .tooLittleRotation(degrees):

@@ -6,8 +6,8 @@ import Sensor
 /// Fusion figures: ROM accuracy over seeded simulated sessions (idle and loaded host) and the cost of
 /// fusion per sample.
 enum FusionBench {
-    /// Sessions per row: 12 sources × 2 rows each stays within a couple of minutes (release).
-    static let trials = 40
+    /// Sessions per row: 24 rows of 100 take about a minute (release, 2 cores).
+    static let trials = 100
 
     static func run() {
         print("== fusion: knee ROM accuracy, \(trials) simulated sessions per row (seeds 1…\(trials))")
