@@ -20,6 +20,8 @@ import Testing
     @Test func kneeExtensionReachesItsPeak() throws {
         var scenario = SimulationScenario.kneeExtension(seed: 2, peakDegrees: 80)
         scenario.errors = .ideal
+        // The scenario's thigh sways a little and turns the shank with it; here only the knee moves.
+        scenario.motion.thighMovement = .none
         let recording = try scenario.record()
         let peak = recording.truthInclinationDegrees.max() ?? 0
         #expect(abs(peak - 80) < 1e-6)
