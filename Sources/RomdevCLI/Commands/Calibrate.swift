@@ -158,7 +158,7 @@ struct CalibrateAction: CommandAction, Equatable {
         output.line(Self.prompt(for: procedure.step, biasSeconds: biasSeconds))
         for sample in recording.samples {
             let before = procedure.step
-            do {
+            do throws(CalibrationError) {
                 try procedure.update(sample)
             } catch {
                 throw CommandFailure(

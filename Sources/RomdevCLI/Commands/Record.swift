@@ -15,12 +15,14 @@ extension Command {
               \(Recording.header)
 
             Times are seconds on the sensor's own sample clock, acceleration in g, angular
-            rate in °/s, die temperature in °C. --simulate=calibration records the guided
-            calibration (about a minute: use --seconds 70), which 'romdev calibrate --replay'
-            reads. Simulated recordings add a last column,
+            rate in °/s, die temperature in °C. Simulated recordings add a last column,
             \(Recording.truthColumn): the shank's true inclination from vertical in degrees.
             If the host reads the FIFO too late, it overflows and the rows of the lost
             samples are missing (their times are skipped).
+
+            --simulate=calibration records the guided calibration (about a minute: use
+            --seconds 70); 'romdev calibrate --replay FILE' calibrates from such a file,
+            or from one recorded while doing the procedure with the real sensor.
 
             An existing file is never overwritten. If the sensor fails mid-way, the rows
             recorded so far are kept.
