@@ -138,6 +138,13 @@ import Testing
             #expect(abs(errors.sampleClockError) <= 0.01)
         }
         #expect(SensorErrorModel.datasheet(seed: 1) != SensorErrorModel.datasheet(seed: 2))
+        // Uncalibrated, a datasheet part lying flat rarely reads 1 g: offsets and sensitivity move it.
+        let offBy2Percent = (UInt64(0)..<200).filter { seed in
+            let errors = SensorErrorModel.datasheet(seed: seed)
+            let flat = errors.accelSensitivity * SIMD3(0, 0, 1) + errors.accelOffsetG
+            return abs((flat * flat).sum().squareRoot() - 1) > 0.02
+        }
+        #expect(offBy2Percent.count > 60)
     }
 
     @Test func splitMix64KnownSequence() {
