@@ -18,8 +18,9 @@ public enum ErrorSource: String, CaseIterable, Sendable {
     /// up to 9 °C from the calibration's.
     case gyroBiasDrift = "gyro bias + temp. drift"
     case clockError = "sample clock ±1 %"
-    /// The thigh pitching ±1…3° over 6…15 s, turning the shank with it.
-    case thighMotion = "thigh sway ±1…3°"
+    /// The thigh swaying ±0.5…1.5° over 6…15 s and drifting 0.5…2° either way over 6…20 s,
+    /// turning the shank with it.
+    case thighMotion = "thigh sway and drift"
     /// Reads 5–100 ms apart, one in ten after a stall of 0.2–0.4 s.
     case hostJitter = "host jitter, stalls"
     case all = "all of the above"
@@ -69,9 +70,12 @@ public enum ErrorSource: String, CaseIterable, Sendable {
     /// The thigh's movement during the measurement.
     func thigh(random: inout SplitMix64) -> ThighMovement {
         guard self == .thighMotion || self == .all else { return .none }
+        let amplitude = 0.5 + random.nextUnit(), period = 6 + 9 * random.nextUnit()
+        let phase = 2 * Double.pi * random.nextUnit()
+        let drift = (random.nextUnit() < 0.5 ? -1 : 1) * (0.5 + 1.5 * random.nextUnit())
         return ThighMovement(
-            amplitudeDegrees: 1 + 2 * random.nextUnit(), periodSeconds: 6 + 9 * random.nextUnit(),
-            phase: 2 * Double.pi * random.nextUnit())
+            amplitudeDegrees: amplitude, periodSeconds: period, phase: phase, driftDegrees: drift,
+            driftSeconds: 6 + 14 * random.nextUnit())
     }
 
     var load: AccuracyTrial.HostLoad {

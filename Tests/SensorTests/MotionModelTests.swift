@@ -85,6 +85,17 @@ import Testing
         #expect(largest > 2.9)
     }
 
+    @Test func aThighDriftCarriesTheShankSmoothlyToANewPitch() {
+        var model = MotionModel(movement: .still(inclinationDegrees: 10))
+        model.thighMovement = ThighMovement(amplitudeDegrees: 0, periodSeconds: 0, driftDegrees: -2, driftSeconds: 10)
+        #expect(model.state(atSeconds: 0).inclinationDegrees == 10)
+        #expect(abs(model.state(atSeconds: 5).inclinationDegrees - 9) < 1e-9)
+        #expect(model.state(atSeconds: 12).inclinationDegrees == 8)
+        #expect(model.state(atSeconds: 12).angularRateDPS == .zero)
+        // At its fastest, mid-way: 1.875 × 2° / 10 s, slow enough to pass for rest.
+        #expect(abs(model.state(atSeconds: 5).angularRateDPS.y - 0.375) < 1e-9)
+    }
+
     @Test func theSmallThighSwayStaysWithinTheRestThresholds() {
         var model = MotionModel(movement: .still(inclinationDegrees: 10))
         model.thighMovement = .small

@@ -119,22 +119,33 @@ public struct MotionState: Equatable, Sendable {
     public var specificForceG: SIMD3<Double>
 }
 
-/// The thigh pitching slowly about the hip while seated (swaying, shifting on the chair): it
-/// raises and lowers the knee and turns the shank by the same angle.
+/// The thigh pitching slowly about the hip while seated (swaying, sliding on the chair): it raises
+/// and lowers the knee and turns the shank by the same angle. A sway, plus a drift that carries
+/// the thigh smoothly to a new pitch.
 public struct ThighMovement: Equatable, Sendable {
-    /// Peak thigh pitch, degrees.
+    /// Peak pitch of the sway, degrees.
     public var amplitudeDegrees: Double
-    /// One sway, seconds (0 = no movement).
+    /// One sway, seconds (0 = no sway).
     public var periodSeconds: Double
     /// Where in its sway the thigh starts, radians (0 = level, rising).
     public var phase: Double
+    /// Where the drift ends, degrees (positive raising the knee).
+    public var driftDegrees: Double
+    /// How long the drift takes from the start, seconds: a minimum-jerk movement, slow enough
+    /// that a rest detector can take it for stillness.
+    public var driftSeconds: Double
     /// Hip to knee, metres.
     public var thighLengthMeters: Double
 
-    public init(amplitudeDegrees: Double, periodSeconds: Double, phase: Double = 0, thighLengthMeters: Double = 0.45) {
+    public init(
+        amplitudeDegrees: Double, periodSeconds: Double, phase: Double = 0, driftDegrees: Double = 0,
+        driftSeconds: Double = 0, thighLengthMeters: Double = 0.45
+    ) {
         self.amplitudeDegrees = amplitudeDegrees
         self.periodSeconds = periodSeconds
         self.phase = phase
+        self.driftDegrees = driftDegrees
+        self.driftSeconds = driftSeconds
         self.thighLengthMeters = thighLengthMeters
     }
 
@@ -145,14 +156,32 @@ public struct ThighMovement: Equatable, Sendable {
     /// detector's thresholds).
     public static let small = ThighMovement(amplitudeDegrees: 0.3, periodSeconds: 8)
 
-    /// The thigh's pitch φ = A sin(ωt + phase) (degrees, positive raising the knee), its rate (°/s)
-    /// and angular acceleration (°/s²) at `t`.
+    /// The thigh's pitch (degrees, positive raising the knee), its rate (°/s) and angular
+    /// acceleration (°/s²) at `t`: A sin(ωt + phase) plus the drift.
     func pitch(atSeconds t: Double) -> (angle: Double, rate: Double, acceleration: Double) {
-        guard amplitudeDegrees != 0, periodSeconds > 0 else { return (0, 0, 0) }
-        let omega = 2 * Double.pi / periodSeconds
-        let argument = omega * t + phase
-        let sine = sin(argument), cosine = cos(argument)
-        return (amplitudeDegrees * sine, amplitudeDegrees * omega * cosine, -amplitudeDegrees * omega * omega * sine)
+        var angle = 0.0, rate = 0.0, acceleration = 0.0
+        if amplitudeDegrees != 0, periodSeconds > 0 {
+            let omega = 2 * Double.pi / periodSeconds
+            let argument = omega * t + phase
+            let sine = sin(argument), cosine = cos(argument)
+            angle = amplitudeDegrees * sine
+            rate = amplitudeDegrees * omega * cosine
+            acceleration = -amplitudeDegrees * omega * omega * sine
+        }
+        if driftDegrees != 0 {
+            guard driftSeconds > 0, t < driftSeconds else { return (angle + driftDegrees, rate, acceleration) }
+            // s(τ) = 10τ³ − 15τ⁴ + 6τ⁵ and its derivatives, as in `KneeExtension`.
+            let tau = max(0, t) / driftSeconds
+            let tau2 = tau * tau
+            let tau3 = tau2 * tau
+            let s: Double = 10 * tau3 - 15 * tau3 * tau + 6 * tau3 * tau2
+            let ds: Double = 30 * tau2 - 60 * tau3 + 30 * tau2 * tau2
+            let dds: Double = 60 * tau - 180 * tau2 + 120 * tau3
+            angle += driftDegrees * s
+            rate += driftDegrees * ds / driftSeconds
+            acceleration += driftDegrees * dds / (driftSeconds * driftSeconds)
+        }
+        return (angle, rate, acceleration)
     }
 
     /// Knee acceleration in world axes, m/s²: the knee is at L(cos φ, 0, sin φ) from the hip.
