@@ -22,7 +22,7 @@ enum FusionBench {
             }
         }
         print("   targets: calibrated p95 ≤ 0.3°, max ≤ 0.5°; typical part uncalibrated p95 ≤ 1.5°, max ≤ 2.0°;")
-        print("            thigh sway: every session ends, and is flagged")
+        print("            thigh motion: every session ends, and is flagged")
         cost()
     }
 

@@ -6,16 +6,16 @@ import FusionAccuracy
 /// through the simulator, the driver, the guided calibration and the measurement session. The bench
 /// reports every row over 100 sessions; these seeded bounds hold on any machine.
 struct AccuracyTests {
-    /// Every error source at once, calibrated: the present filter's worst on seeds 1–6 is 1.84°
-    /// (seed 1), within the 2° of the bench's 95th percentile on this row; every session ends by
-    /// the return, with no sample lost to the loaded host.
+    /// Every error source at once, calibrated: the present filter's worst on seeds 1–6 is 1.11°
+    /// (seed 5; the thigh's sway and drift dominate), against a bound of 1.5°; every session ends
+    /// by the return, with no sample lost to the loaded host.
     @Test func calibratedSessionsWithEveryErrorSourceMeasureTheRangeWithinBounds() throws {
         let outcomes = try (1...UInt64(6)).map { try AccuracyTrial(seed: $0, source: .all, calibrated: true).run() }
         let summary = AccuracySummary(outcomes)
         #expect(summary.calibrationRefused == 0)
         #expect(summary.returned == 6)
         #expect(summary.lostSamples == 0)
-        #expect(summary.rangeErrorMaximum <= 2.0)
+        #expect(summary.rangeErrorMaximum <= 1.5)
     }
 
     /// Each sensitivity error alone, calibrated, leaves only what noise leaves (under 0.1° on these
