@@ -1,20 +1,26 @@
 extension Calibration {
-    /// The whole sensor calibration from one recording of the six-face procedure.
+    /// Still poses the face procedure needs: the six faces and one more turn, so that each axis
+    /// is turned about twice.
+    public static let facePoses = 7
+
+    /// The whole sensor calibration from one recording of the face procedure.
     ///
-    /// The device rests on each of its six faces in turn, at least 2 s each, and is tipped over an
-    /// edge between them, so that the turns are about all three axes (for example: tip about x, x,
-    /// then y, then z, z). The still poses give the gyro bias (their mean rate) and the accelerometer
-    /// offset and scale (``accelerometer(poses:)``); the turns between them give the gyro sensitivity
-    /// (``gyroScale(recordings:parameters:)``). The mounting is not part of it.
+    /// The device rests on each of its six faces in turn, at least 2 s each, is tipped over an
+    /// edge between them, and then once more onto a face used before, so that each of its axes is
+    /// turned about twice from faces at right angles (the order in
+    /// ``sensitivities(turnsIn:gyroBias:accelerometerOffset:accelerometerDiagonal:parameters:)``).
+    /// The still poses give the gyro bias (their mean rate) and the accelerometer offset and
+    /// sensitivity (``accelerometer(poses:)``); the turns give the gyro matrix and the
+    /// accelerometer's cross-axis terms. The mounting is not part of it.
     /// - Parameter samples: raw samples of the procedure, in time order.
-    /// - Throws: ``CalibrationError/tooFewPoses(needed:got:)`` when fewer than six still poses are
-    ///   found, ``CalibrationError/moved(gyroDeviation:accelerationDeviation:)`` when a pose was not
-    ///   still, and the errors of the accelerometer and gyro fits.
+    /// - Throws: ``CalibrationError/tooFewPoses(needed:got:)`` when fewer than ``facePoses`` still
+    ///   poses are found, ``CalibrationError/moved(gyroDeviation:accelerationDeviation:)`` when a
+    ///   pose was not still, and the errors of the accelerometer and turn fits.
     public static func fromFaces(_ samples: [InertialSample], parameters: FusionParameters = FusionParameters())
         throws(CalibrationError) -> Calibration
     {
         let runs = stillRuns(in: samples, parameters: parameters)
-        guard runs.count >= 6 else { throw .tooFewPoses(needed: 6, got: runs.count) }
+        guard runs.count >= facePoses else { throw .tooFewPoses(needed: facePoses, got: runs.count) }
         var windows: [StillWindow] = []
         for run in runs {
             // The rest detector compares with a low-passed reference, so it reads the first
@@ -34,11 +40,13 @@ extension Calibration {
             rateSum += window.meanRotationRate * Double(window.count)
             count += window.count
         }
+        let gyroBias = rateSum / Double(count)
         let accelerometer = try accelerometer(poses: windows.map(\.meanAcceleration))
-        var calibration = Calibration(
-            gyroBias: rateSum / Double(count), accelerometerOffset: accelerometer.offset,
-            accelerometerScale: accelerometer.scale)
-        calibration.gyroScale = try gyroScale(recordings: [samples.map(calibration.corrected)], parameters: parameters)
-        return calibration
+        let fitted = try sensitivities(
+            turnsIn: samples, gyroBias: gyroBias, accelerometerOffset: accelerometer.offset,
+            accelerometerDiagonal: accelerometer.correction, parameters: parameters)
+        return Calibration(
+            gyroBias: gyroBias, gyroMatrix: fitted.gyro, accelerometerOffset: accelerometer.offset,
+            accelerometerMatrix: fitted.accelerometer)
     }
 }

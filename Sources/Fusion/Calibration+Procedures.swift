@@ -13,16 +13,18 @@ extension Calibration {
         return window.meanRotationRate
     }
 
-    /// Accelerometer offset and scale per axis from still poses in different orientations.
+    /// Accelerometer offset and sensitivity correction per axis from still poses in different
+    /// orientations; the cross-axis terms come from the turns between them
+    /// (``sensitivities(turnsIn:gyroBias:accelerometerOffset:accelerometerDiagonal:parameters:)``).
     ///
-    /// Fits the axis-aligned ellipsoid `Σᵢ ((mᵢ − offsetᵢ) / scaleᵢ)² = 1` to the poses' mean readings by
+    /// Fits the axis-aligned ellipsoid `Σᵢ (correctionᵢ (mᵢ − offsetᵢ))² = 1` to the poses' mean readings by
     /// linear least squares on `A x² + B y² + C z² + D x + E y + F z = 1`. Six poses with each axis up and
     /// down once (the faces of a box) determine it well; more poses in other orientations average.
     /// - Parameter poses: the mean raw accelerometer (g) of each still pose; at least 6.
     /// - Throws: ``CalibrationError/tooFewPoses(needed:got:)``, ``CalibrationError/posesNotSpread``,
     ///   or ``CalibrationError/implausibleFit(_:)`` when the result is outside the datasheet tolerances
     ///   or leaves a pose more than 0.02 g from 1 g.
-    public static func accelerometer(poses: [Vector3]) throws(CalibrationError) -> (offset: Vector3, scale: Vector3) {
+    public static func accelerometer(poses: [Vector3]) throws(CalibrationError) -> (offset: Vector3, correction: Vector3) {
         guard poses.count >= 6 else { throw .tooFewPoses(needed: 6, got: poses.count) }
         // Each axis must see both signs, or its offset and scale trade off against each other.
         for axis in 0..<3 {
@@ -43,16 +45,16 @@ extension Calibration {
         guard c[0] > 0, c[1] > 0, c[2] > 0 else { throw .implausibleFit("the readings do not lie on an ellipsoid") }
         let offset = Vector3(-c[3] / (2 * c[0]), -c[4] / (2 * c[1]), -c[5] / (2 * c[2]))
         let g = 1 + c[0] * offset.x * offset.x + c[1] * offset.y * offset.y + c[2] * offset.z * offset.z
-        let scale = Vector3((g / c[0]).squareRoot(), (g / c[1]).squareRoot(), (g / c[2]).squareRoot())
-        let fitted = Calibration(accelerometerOffset: offset, accelerometerScale: scale)
+        let correction = Vector3((c[0] / g).squareRoot(), (c[1] / g).squareRoot(), (c[2] / g).squareRoot())
+        let fitted = Calibration(accelerometerOffset: offset, accelerometerMatrix: Matrix3(diagonal: correction))
         if let problem = fitted.problems.first { throw .implausibleFit(problem) }
         for pose in poses {
-            let length = (pose - offset).divided(by: scale).length
+            let length = (pose - offset).scaled(by: correction).length
             guard abs(length - 1) <= 0.02 else {
                 throw .implausibleFit("a position reads \(length) g after correction; was it still?")
             }
         }
-        return (offset, scale)
+        return (offset, correction)
     }
 
     /// The mounting from a still start pose (shin vertical) and a swing of the lower leg (extend, lower).

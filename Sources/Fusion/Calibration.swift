@@ -1,31 +1,35 @@
 /// Corrections measured once for one sensor on one patient, applied to every raw sample.
 ///
-/// The corrected accelerometer is `(raw − accelerometerOffset) / accelerometerScale` per axis (g), the
-/// corrected gyro `(raw − gyroBias) / gyroScale` (°/s). Stored as JSON; ``version`` lets a reader refuse a file
-/// written by a newer format instead of misreading it.
-public struct Calibration: Hashable, Sendable, Codable {
-    /// The format version this code writes and reads.
-    public static let currentVersion = 1
+/// The corrected accelerometer is `accelerometerMatrix · (raw − accelerometerOffset)` (g), the
+/// corrected gyro `gyroMatrix · (raw − gyroBias)` (°/s). Each matrix holds the sensitivity of
+/// every axis on its diagonal and the cross-axis and misalignment terms off it; the gyro's maps
+/// into the accelerometer's corrected frame, so that both sensors share one frame. Stored as
+/// JSON; ``version`` lets a reader refuse a file written by a newer format instead of misreading
+/// it, and version 1 files (per-axis scales only) are still read.
+public struct Calibration: Hashable, Sendable {
+    /// The format version this code writes.
+    public static let currentVersion = 2
 
     public var version: Int
     /// Gyro zero-rate output in °/s.
     public var gyroBias: Vector3
-    /// Gyro sensitivity relative to nominal, per axis (includes the sample clock's error).
-    public var gyroScale: Vector3
+    /// Raw gyro (bias removed) → rate in the accelerometer's frame; the inverse sensitivity,
+    /// including the sample clock's error.
+    public var gyroMatrix: Matrix3
     /// Accelerometer zero-g offset in g.
     public var accelerometerOffset: Vector3
-    /// Accelerometer sensitivity relative to nominal (1 = datasheet LSB/g), per axis.
-    public var accelerometerScale: Vector3
+    /// Raw accelerometer (offset removed) → acceleration in g.
+    public var accelerometerMatrix: Matrix3
     /// How the sensor sits on the shin, when it was measured.
     public var mounting: Mounting?
 
-    public init(gyroBias: Vector3 = .zero, gyroScale: Vector3 = Vector3(1, 1, 1), accelerometerOffset: Vector3 = .zero,
-                accelerometerScale: Vector3 = Vector3(1, 1, 1), mounting: Mounting? = nil) {
+    public init(gyroBias: Vector3 = .zero, gyroMatrix: Matrix3 = .identity, accelerometerOffset: Vector3 = .zero,
+                accelerometerMatrix: Matrix3 = .identity, mounting: Mounting? = nil) {
         self.version = Self.currentVersion
         self.gyroBias = gyroBias
-        self.gyroScale = gyroScale
+        self.gyroMatrix = gyroMatrix
         self.accelerometerOffset = accelerometerOffset
-        self.accelerometerScale = accelerometerScale
+        self.accelerometerMatrix = accelerometerMatrix
         self.mounting = mounting
     }
 
@@ -37,25 +41,36 @@ public struct Calibration: Hashable, Sendable, Codable {
     public func corrected(_ raw: InertialSample) -> InertialSample {
         InertialSample(
             time: raw.time,
-            acceleration: (raw.acceleration - accelerometerOffset).divided(by: accelerometerScale),
-            rotationRate: (raw.rotationRate - gyroBias).divided(by: gyroScale))
+            acceleration: accelerometerMatrix * (raw.acceleration - accelerometerOffset),
+            rotationRate: gyroMatrix * (raw.rotationRate - gyroBias))
     }
+
+    /// Largest deviation of a sensitivity (a diagonal element) from 1: the datasheet's ±3 %, the
+    /// sample clock's ±1 %, with room for a part at the edge of both.
+    public static let sensitivityTolerance = 0.1
+    /// Largest cross-axis or misalignment term: the datasheet's ±2 % cross-axis sensitivity plus a
+    /// few degrees of misalignment between the gyro and the accelerometer.
+    public static let crossAxisTolerance = 0.1
 
     /// Problems that make the values unusable, e.g. from a damaged or foreign file; empty when valid.
     public var problems: [String] {
         var problems: [String] = []
         if version != Self.currentVersion {
-            problems.append("format version \(version) (this program reads version \(Self.currentVersion))")
+            problems.append("format version \(version) (this program writes version \(Self.currentVersion))")
         }
-        let all = [gyroBias, gyroScale, accelerometerOffset, accelerometerScale]
-        if all.contains(where: { !($0.x.isFinite && $0.y.isFinite && $0.z.isFinite) }) {
+        let vectors = [gyroBias, accelerometerOffset]
+        if vectors.contains(where: { !($0.x.isFinite && $0.y.isFinite && $0.z.isFinite) })
+            || !gyroMatrix.isFinite || !accelerometerMatrix.isFinite {
             problems.append("a value is not a finite number")
         }
-        if [accelerometerScale.x, accelerometerScale.y, accelerometerScale.z].contains(where: { !(0.8...1.2).contains($0) }) {
-            problems.append("accelerometer scale outside 0.8…1.2 (datasheet tolerance is ±3 %)")
-        }
-        if [gyroScale.x, gyroScale.y, gyroScale.z].contains(where: { !(0.9...1.1).contains($0) }) {
-            problems.append("gyro scale outside 0.9…1.1 (datasheet tolerance is ±3 %)")
+        for (name, matrix) in [("accelerometer", accelerometerMatrix), ("gyro", gyroMatrix)] {
+            let diagonal = matrix.diagonal
+            if [diagonal.x, diagonal.y, diagonal.z].contains(where: { !(abs($0 - 1) <= Self.sensitivityTolerance) }) {
+                problems.append("\(name) sensitivity correction outside 0.9…1.1 (datasheet tolerance is ±3 %)")
+            }
+            if !(matrix.largestOffDiagonal <= Self.crossAxisTolerance) {
+                problems.append("\(name) cross-axis correction above 0.1 (datasheet cross-axis sensitivity is ±2 %)")
+            }
         }
         if let mounting, abs(mounting.shinAxis.length - 1) > 1e-6 || abs(mounting.hingeAxis.length - 1) > 1e-6
             || abs(mounting.shinAxis.dot(mounting.hingeAxis)) > 1e-6 {

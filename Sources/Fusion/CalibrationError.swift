@@ -9,6 +9,10 @@ public enum CalibrationError: Error, Hashable, Sendable, CustomStringConvertible
     case tooFewPoses(needed: Int, got: Int)
     /// The poses do not point each axis both up and down, so offset and scale cannot be separated.
     case posesNotSpread
+    /// The turns between still poses do not go about this axis ("x", "y" or "z") from two faces
+    /// at right angles, so its part of the gyro correction cannot be told from a rotation about
+    /// the vertical.
+    case turnsNotSpread(axis: String)
     /// The fitted values are outside the sensor's datasheet tolerances, or do not fit the poses.
     case implausibleFit(String)
     /// The swing did not rotate the shin enough to show the knee's hinge axis (degrees).
@@ -26,6 +30,8 @@ public enum CalibrationError: Error, Hashable, Sendable, CustomStringConvertible
             "too few still positions: needed \(needed), got \(got)"
         case .posesNotSpread:
             "the positions do not turn each axis both up and down; place the device on all six faces"
+        case let .turnsNotSpread(axis):
+            "the turns do not tip the device about its \(axis) axis twice, from two faces at right angles; turn up the sides the prompts name, in their order"
         case let .implausibleFit(reason):
             "the fit is implausible: \(reason)"
         case let .tooLittleRotation(degrees):

@@ -4,11 +4,12 @@
 /// It advances on its own whenever the device is found still in a new pose; nobody presses a key:
 /// 1. ``Step/holdStill``: lying still on a table for ``Parameters/biasSeconds``; any movement
 ///    refuses the calibration (``CalibrationError/moved(gyroDeviation:accelerationDeviation:)``).
-/// 2. ``Step/nextFace(captured:)``: tipped over an edge onto each other face in turn; a pose
+/// 2. ``Step/nextFace(captured:)``: tipped over an edge onto each other face in turn, then once
+///    more onto a face used before (seven poses, so that each axis is turned about twice); a pose
 ///    counts once it has been at rest for ``Parameters/poseSeconds`` and is more than
-///    ``Parameters/newPoseDegrees`` from every pose so far. After the sixth face the gyro bias,
-///    accelerometer offset and scale and the gyro sensitivity are fitted
-///    (``Calibration/fromFaces(_:parameters:)``).
+///    ``Parameters/newPoseDegrees`` from every face so far (the last one: from the pose before).
+///    Then the gyro bias, the accelerometer offset and the full correction matrices of both
+///    sensors are fitted (``Calibration/fromFaces(_:parameters:)``).
 /// 3. ``Step/strapOn``: moved, strapped to the front of the shin below the knee, the patient
 ///    seated with the shin vertical, then at rest: the start pose gives the shin axis.
 /// 4. ``Step/swing``: one knee extension and back to rest: the swing gives the hinge axis
@@ -21,7 +22,8 @@ public struct GuidedCalibration: Sendable {
     /// Where the procedure is; each is a prompt for the person doing it.
     public enum Step: Hashable, Sendable {
         case holdStill
-        /// `captured` faces of six are done; turn the device onto another.
+        /// `captured` poses of ``Calibration/facePoses`` are done; tip the device onto a face not
+        /// used yet, or, after the sixth, once more onto a face used before.
         case nextFace(captured: Int)
         case strapOn
         case swing
@@ -50,6 +52,11 @@ public struct GuidedCalibration: Sendable {
         public init() {}
     }
 
+    /// The side of the device to turn up at each pose, in the order the prompts suggest: each
+    /// axis is then turned about twice, from faces at right angles, as
+    /// ``Calibration/fromFaces(_:parameters:)`` needs. Another order that does this works too.
+    public static let faceOrder = ["+z", "+y", "-z", "+x", "-y", "-x", "-z"]
+
     public let parameters: Parameters
     public private(set) var step = Step.holdStill
     /// The result, once ``step`` is ``Step/finished``.
@@ -58,7 +65,7 @@ public struct GuidedCalibration: Sendable {
     private var detector: RestDetector
     private var previousTime: Double?
     private var stepStart: Double?
-    /// Raw samples from the start to the sixth face, for the fit.
+    /// Raw samples from the start to the last pose on the table, for the fit.
     private var tableSamples: [InertialSample] = []
     private var poses: [Vector3] = []
     private var movedSincePose = false
@@ -125,9 +132,10 @@ public struct GuidedCalibration: Sendable {
             else { break }
             movedSincePose = false
             let threshold = parameters.newPoseDegrees * Double.pi / 180
-            guard poses.allSatisfy({ $0.angle(to: pose) > threshold }) else { break }
+            let compared = captured < 6 ? poses[...] : poses.suffix(1)
+            guard compared.allSatisfy({ $0.angle(to: pose) > threshold }) else { break }
             poses.append(pose)
-            if captured + 1 < 6 {
+            if captured + 1 < Calibration.facePoses {
                 advance(to: .nextFace(captured: captured + 1), at: raw.time)
             } else {
                 calibration = try Calibration.fromFaces(tableSamples, parameters: parameters.fusion)

@@ -205,8 +205,9 @@ public struct MeasurementSession: Sendable {
     public func result() -> RangeOfMotionResult? {
         guard isFinished, let mounting else { return nil }
         let points = trace[startIndex...]
-        var angles = RestAnchoredAngles(points: points, mounting: mounting,
-                                        minimumStillSeconds: parameters.stillAnchorSeconds)
+        var angles = RestAnchoredAngles(
+            points: points, mounting: mounting, minimumStillSeconds: parameters.stillAnchorSeconds,
+            anchorRegion: calibration == nil ? (startGravity, cosineOfReturnTolerance) : nil)
         if knownMounting == nil, let start = angles.values.first {
             // Without a mounting the start pose defines 0.
             angles.values = angles.values.map { $0 - start }

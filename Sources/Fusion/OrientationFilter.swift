@@ -59,7 +59,7 @@ public struct OrientationFilter: Sendable {
         self.gyroBias = gyroBias ?? .zero
         self.isBiasKnown = gyroBias != nil
         let sigma = parameters.biasSigmaInitial
-        self.biasCovariance = Matrix3(diagonal: sigma * sigma)
+        self.biasCovariance = Matrix3.identity * (sigma * sigma)
     }
 
     /// Sensor frame → earth frame (z up). The heading is the integrated gyro's, arbitrary.
@@ -205,7 +205,7 @@ public struct OrientationFilter: Sendable {
     private mutating func establishBiasAtRest(_ c: LowPassCoefficients, _ b: LowPassCoefficients) {
         gyroBias = limited(restDetector.referenceRotationRate)
         let sigma = parameters.biasSigmaRest
-        biasCovariance = Matrix3(diagonal: sigma * sigma)
+        biasCovariance = Matrix3.identity * (sigma * sigma)
         isBiasKnown = true
         guard let levelling = Quaternion.levelling(restDetector.referenceAcceleration) else { return }
         gyroOrientation = .identity

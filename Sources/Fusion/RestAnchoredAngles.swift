@@ -21,10 +21,24 @@ struct RestAnchoredAngles {
     /// 200 Hz, where the MPU-6050's noise averages to about 0.03°.
     static let averagingHalfWidth = 0.25
 
-    init(points: ArraySlice<TracePoint>, mounting: Mounting, minimumStillSeconds: Double) {
+    /// - Parameters:
+    ///   - anchorRegion: when given, only still phases whose accelerometer direction lies within
+    ///     this cone (unit axis, cosine of its half-angle) are anchors. An uncalibrated
+    ///     accelerometer's offsets tilt its direction by up to a few degrees, differently in each
+    ///     pose; between two poses far apart, the gyro's measured turn is then the better
+    ///     difference, so such a sensor is anchored only near the start pose, where the offset's
+    ///     tilt is the start's own.
+    init(points: ArraySlice<TracePoint>, mounting: Mounting, minimumStillSeconds: Double,
+         anchorRegion: (axis: Vector3, cosine: Double)? = nil) {
         let filterAngles = MeasurementSession.filterAngles(points, mounting: mounting)
         let base = points.startIndex
-        let runs = Self.stillRuns(points, minimumSeconds: minimumStillSeconds)
+        let runs = Self.stillRuns(points, minimumSeconds: minimumStillSeconds).filter { run in
+            guard let anchorRegion else { return true }
+            var sum = Vector3.zero
+            for index in run { sum += points[base + index].acceleration }
+            guard let direction = sum.normalized else { return false }
+            return direction.dot(anchorRegion.axis) >= anchorRegion.cosine
+        }
         guard !runs.isEmpty else {
             values = filterAngles
             return

@@ -20,9 +20,10 @@ public struct SessionParameters: Hashable, Sendable, Codable {
     public var stillAnchorSeconds: Double = 0.3
 
     /// Largest change of inclination (degrees) within one still phase before the result is flagged
-    /// unsteady. A still leg turns well under half a degree; a thigh rocking by a few degrees, or a
-    /// slow creep the rest detector follows, turns more and leaves the start or finish uncertain.
-    public var maximumStillWander: Double = 1.5
+    /// unsteady. A still leg's averaged accelerometer moves by hundredths of a degree and a resting
+    /// leg's tremor stays well under half a degree; a thigh rocking or drifting by a degree or more
+    /// turns the shank by more and leaves the start or finish uncertain.
+    public var maximumStillWander: Double = 0.75
 
     /// Seconds after the first sample at which the session ends regardless. ResearchKit's step has
     /// no limit; a headless device must not wait forever for a patient who walked away.

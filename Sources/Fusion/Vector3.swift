@@ -99,6 +99,18 @@ public struct Vector3: Hashable, Sendable, Codable {
     @inlinable
     public func divided(by divisors: Vector3) -> Vector3 { Vector3(x / divisors.x, y / divisors.y, z / divisors.z) }
 
+    /// The component for axis 0 (x), 1 (y) or 2 (z).
+    public subscript(axis: Int) -> Double {
+        get { axis == 0 ? x : (axis == 1 ? y : z) }
+        set {
+            switch axis {
+            case 0: x = newValue
+            case 1: y = newValue
+            default: z = newValue
+            }
+        }
+    }
+
     /// The largest absolute component.
     @inlinable
     public var maximumMagnitude: Double { max(abs(x), abs(y), abs(z)) }

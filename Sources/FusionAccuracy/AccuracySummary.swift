@@ -7,10 +7,13 @@ public struct AccuracySummary: Sendable {
     public var rangeErrorMaximum: Double
     /// Gravity-direction RMSE over all samples in motion, degrees.
     public var gravityRMSE: Double
-    /// Trials that ended by themselves (leg back and still).
+    /// Trials that ended by themselves (leg back and still), and by the session's time-out.
     public var returned: Int
+    public var timedOut: Int
     /// Trials with any quality flag.
     public var flagged: Int
+    /// Trials whose guided calibration refused the simulated procedure (no measurement).
+    public var calibrationRefused: Int
     public var lostSamples: Int
 
     public init(_ outcomes: [AccuracyTrial.Outcome]) {
@@ -27,7 +30,9 @@ public struct AccuracySummary: Sendable {
         let count = outcomes.reduce(0) { $0 + $1.motionSamples }
         gravityRMSE = count > 0 ? (squared / Double(count)).squareRoot() : .nan
         returned = outcomes.filter { $0.endReason == .returned }.count
-        flagged = outcomes.filter { !($0.result?.flags.isEmpty ?? false) }.count
+        timedOut = outcomes.filter { $0.endReason == .timedOut }.count
+        flagged = outcomes.filter { !($0.result?.flags.isEmpty ?? true) }.count
+        calibrationRefused = outcomes.filter { $0.calibrationRefusal != nil }.count
         lostSamples = outcomes.reduce(0) { $0 + $1.lostSamples }
     }
 }

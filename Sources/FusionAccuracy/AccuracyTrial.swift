@@ -6,12 +6,15 @@ import Sensor
 import Glibc
 #endif
 
-/// One simulated measurement with ground truth: a sensor with datasheet errors, strapped at a random
-/// rotation, is calibrated by the very procedure `romdev calibrate` runs (``GuidedCalibration`` over
-/// the simulated `calibration` scenario: gyro bias at rest, six faces, the turns between them for the
-/// gyro sensitivity, the strapped start pose and a knee swing for the mounting) at a cooler die
-/// temperature, then read through the MPU-6050 driver while the patient extends the knee. The
-/// samples go through the same pipeline as `romdev measure`, mounting from the calibration included.
+/// One simulated measurement with ground truth. A sensor with the errors of one ``ErrorSource``,
+/// strapped at a random rotation, is calibrated (or not) by the very procedure `romdev calibrate`
+/// runs (``GuidedCalibration`` over the simulated `calibration` scenario: gyro bias at rest, the
+/// six faces and a seventh pose, the turns between them for both sensors' correction matrices,
+/// the strapped start pose and a knee swing for the mounting) with the die at 25 °C, then read
+/// through the MPU-6050 driver, warmer, while the patient extends the knee. The samples go through
+/// the same pipeline as `romdev measure`, the calibration's mounting included, until the session
+/// ends by itself or times out. Without calibration the samples are used as read and the session
+/// finds the mounting itself.
 public struct AccuracyTrial: Sendable {
     /// How the host reads the FIFO.
     public enum HostLoad: String, Sendable {
@@ -23,15 +26,13 @@ public struct AccuracyTrial: Sendable {
     }
 
     public var seed: UInt64
-    public var load: HostLoad
-    /// Whether calibration includes the gyro sensitivity from three turns; off, it shows what the
-    /// datasheet's ±3 % sensitivity and ±1 % clock errors cost uncorrected.
-    public var calibratesGyroScale = true
+    public var source: ErrorSource
+    public var calibrated: Bool
 
-    public init(seed: UInt64, load: HostLoad, calibratesGyroScale: Bool = true) {
+    public init(seed: UInt64, source: ErrorSource = .all, calibrated: Bool = true) {
         self.seed = seed
-        self.load = load
-        self.calibratesGyroScale = calibratesGyroScale
+        self.source = source
+        self.calibrated = calibrated
     }
 
     /// What came out, against the truth.
@@ -39,6 +40,8 @@ public struct AccuracyTrial: Sendable {
         public var trueRange: Double
         public var result: RangeOfMotionResult?
         public var endReason: MeasurementSession.EndReason?
+        /// Why the guided calibration refused the simulated procedure, when it did.
+        public var calibrationRefusal: CalibrationError?
         /// `result.range − trueRange`, degrees; `nan` without a result.
         public var rangeError: Double { (result?.range ?? .nan) - trueRange }
         /// Squared gravity-direction errors (degrees²) summed over the samples in motion, and their count.
@@ -48,26 +51,22 @@ public struct AccuracyTrial: Sendable {
         public var lostSamples: Int
     }
 
-    /// The trial's raw samples with the true inclination of each (degrees), the true mounting
-    /// (board → shank axes) and the rest inclination.
-    public struct Recording: Sendable {
-        public var samples: [InertialSample]
-        public var truth: [Double]
-        public var mounting: Rotation
-        public var restDegrees: Double
-        public var lostSamples: Int
-        /// What the guided calibration found (its mounting is the one the session uses).
-        public var calibration: Calibration
-    }
-
-    /// Calibrates the simulated sensor and records the trial's motion through the driver.
+    /// Runs the trial.
     /// - Throws: `MPU6050Error` if the simulated driver fails (it should not).
-    public func record() throws -> Recording {
+    public func run() throws -> Outcome {
         var random = SplitMix64(seed: seed &* 0x9E37_79B9 &+ 17)
-        let errors = SensorErrorModel.datasheet(seed: seed)
+        let errors = source.errors(seed: seed, random: &random)
         let mounting = randomRotation(&random)
-        let calibration = try calibrate(errors: errors, mounting: mounting, random: &random)
-
+        let load = source.load
+        var calibration = Calibration.identity
+        if calibrated {
+            do {
+                calibration = try calibrate(errors: errors, mounting: mounting, load: load, random: &random)
+            } catch let refusal as CalibrationError {
+                return Outcome(trueRange: .nan, calibrationRefusal: refusal, motionSquaredError: 0, motionSamples: 0,
+                               samples: 0, lostSamples: 0)
+            }
+        }
         let rest = uniform(-5, 15, &random)
         let movement = KneeExtension(
             restDegrees: rest, peakDegrees: uniform(45, 110, &random),
@@ -75,79 +74,81 @@ public struct AccuracyTrial: Sendable {
             returnDegrees: rest + uniform(-3, 3, &random), leadInSeconds: uniform(2, 3, &random),
             leadOutSeconds: 4.5)
         let scenario = SimulationScenario(
-            motion: MotionModel(movement: .kneeExtension(movement), mounting: mounting, thighMovement: .small),
+            motion: MotionModel(movement: .kneeExtension(movement), mounting: mounting, thighMovement: source.thigh(random: &random)),
             errors: errors, seed: seed)
-        let recorded = try record(scenario, seconds: movement.durationSeconds, random: &random)
-        return Recording(samples: recorded.samples, truth: recorded.truth,
-                         mounting: mounting, restDegrees: rest, lostSamples: recorded.lost,
-                         calibration: calibration)
-    }
 
-    /// Runs the trial through a ``MeasurementSession``.
-    /// - Throws: `MPU6050Error` if the simulated driver fails (it should not).
-    public func run() throws -> Outcome {
-        let recorded = try record()
-        let mounting = recorded.mounting, rest = recorded.restDegrees
-        var session = MeasurementSession(calibration: recorded.calibration)
-        var squaredError = 0.0, motionSamples = 0
+        var session = MeasurementSession(calibration: calibrated ? calibration : nil)
+        var squaredError = 0.0, motionSamples = 0, samples = 0
+        var truths: [Double] = []
         let toBoard = mounting.transposed
-        for (sample, truth) in zip(recorded.samples, recorded.truth) where !session.isFinished {
-            session.update(sample)
-            guard abs(truth - rest) > 1 else { continue }
+        // Until the session ends by itself, or a little past its time-out.
+        let seconds = max(movement.durationSeconds, session.parameters.timeout + 1)
+        let lost = try record(scenario, seconds: seconds, load: load, random: &random) { raw, truth in
+            guard !session.isFinished else { return false }
+            session.update(raw)
+            samples += 1
+            truths.append(truth)
+            guard truth.isFinite, abs(truth - rest) > 1 else { return true }
             let theta = truth * Double.pi / 180
             let up = toBoard * SIMD3(sin(theta), 0, cos(theta))
             let error = session.filter.gravity.angle(to: Vector3(up.x, up.y, up.z)) * 180 / Double.pi
             squaredError += error * error
             motionSamples += 1
+            return true
         }
         session.stop()
-        let truths = recorded.truth.filter { !$0.isNaN }
-        let trueRange = (truths.max() ?? 0) - (truths.min() ?? 0)
+        // The true range over what the session saw.
+        let seen = truths.filter(\.isFinite)
+        let trueRange = (seen.max() ?? 0) - (seen.min() ?? 0)
         var endReason: MeasurementSession.EndReason?
         if case .finished(let reason) = session.phase { endReason = reason }
         return Outcome(
-            trueRange: trueRange, result: session.result(), endReason: endReason,
-            motionSquaredError: squaredError, motionSamples: motionSamples,
-            samples: recorded.samples.count, lostSamples: recorded.lostSamples)
+            trueRange: trueRange, result: session.result(), endReason: endReason, calibrationRefusal: nil,
+            motionSquaredError: squaredError, motionSamples: motionSamples, samples: samples, lostSamples: lost)
     }
 
     /// The guided calibration over the simulated procedure, with the die at a steady 25 °C (the
     /// measurement then runs warmer, leaving the residual offsets of real use), read with this
     /// trial's host timing.
-    private func calibrate(errors: SensorErrorModel, mounting: Rotation, random: inout SplitMix64) throws -> Calibration {
+    private func calibrate(
+        errors: SensorErrorModel, mounting: Rotation, load: HostLoad, random: inout SplitMix64
+    ) throws -> Calibration {
         var cool = errors
         cool.temperature = .constant(25)
         let scenario = SimulationScenario(
             motion: MotionModel(movement: .calibration(.guided(seed: random.next())), mounting: mounting),
             errors: cool, seed: random.next())
         var procedure = GuidedCalibration()
-        for sample in try record(scenario, seconds: scenario.motion.durationSeconds, random: &random).samples
-        where procedure.step != .finished {
-            try procedure.update(sample)
+        var refusal: CalibrationError?
+        _ = try record(scenario, seconds: scenario.motion.durationSeconds, load: load, random: &random) { sample, _ in
+            guard refusal == nil, procedure.step != .finished else { return false }
+            do throws(CalibrationError) {
+                try procedure.update(sample)
+            } catch {
+                refusal = error
+            }
+            return true
         }
-        guard var calibration = procedure.calibration, procedure.step == .finished else {
+        if let refusal { throw refusal }
+        guard let calibration = procedure.calibration, procedure.step == .finished else {
             throw CalibrationError.stepTimedOut(step: "\(procedure.step)", seconds: scenario.motion.durationSeconds)
         }
-        if !calibratesGyroScale { calibration.gyroScale = Vector3(1, 1, 1) }
         return calibration
     }
 
-    private struct Recorded {
-        var samples: [InertialSample] = []
-        var truth: [Double] = []
-        var lost = 0
-    }
-
-    /// Reads the scenario through the driver on a manual clock with this trial's host timing.
-    private func record(_ scenario: SimulationScenario, seconds: Double, random: inout SplitMix64) throws -> Recorded {
+    /// Reads the scenario through the driver on a manual clock with the host timing of `load`,
+    /// handing each raw sample and its true inclination to `body` until it returns false.
+    /// - Returns: the samples lost to FIFO overflows.
+    private func record(
+        _ scenario: SimulationScenario, seconds: Double, load: HostLoad, random: inout SplitMix64,
+        _ body: (InertialSample, Double) -> Bool
+    ) throws -> Int {
         let clock = ManualClock()
         let simulator = SimulatedMPU6050(scenario: scenario, clock: clock)
         let sensor = try MPU6050(bus: simulator, address: scenario.address, clock: clock)
         try sensor.configure(.standard)
         let total = Int((seconds * Double(MPU6050Configuration.standard.sampleRateHz)).rounded())
-        var recorded = Recorded()
-        recorded.samples.reserveCapacity(total)
-        var covered = 0
+        var covered = 0, lost = 0
         while covered < total {
             switch load {
             case .idle:
@@ -158,16 +159,16 @@ public struct AccuracyTrial: Sendable {
             }
             let batch = try sensor.readSamples()
             if let gap = batch.gap {
-                recorded.lost += gap.count
+                lost += gap.count
                 covered += gap.count
             }
             for sample in batch.samples where sample.index < total {
-                recorded.samples.append(InertialSample(sample))
-                recorded.truth.append(simulator.truthInclinationDegrees(forSampleIndex: sample.index) ?? .nan)
+                let truth = simulator.truthInclinationDegrees(forSampleIndex: sample.index) ?? .nan
+                guard body(InertialSample(sample), truth) else { return lost }
             }
             covered += batch.samples.count
         }
-        return recorded
+        return lost
     }
 }
 

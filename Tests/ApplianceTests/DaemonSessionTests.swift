@@ -187,7 +187,7 @@ extension DaemonSessionTests {
         #expect(replies[2].1 == .ok("calibration saved: gyro bias (0.1, -0.2, 0.0) °/s"))
         // The press at 15 s came during the calibration (from about 5 s, 20 s long): ignored.
         #expect(harness.measurements.started.isEmpty)
-        #expect(harness.output.states.contains(.status("calibrating: face 1 of 6 done, turn it onto another face")))
+        #expect(harness.output.states.contains(.status("calibrating: face 1 of 6 done, turn it +y up")))
         #expect(harness.output.messages.contains("calibration saved: gyro bias (0.1, -0.2, 0.0) °/s"))
         #expect(calibrations.started == 1)
     }

@@ -46,7 +46,7 @@ struct CalibrationTests {
         }
         let fit = try Calibration.accelerometer(poses: poses)
         #expect((fit.offset - offset).maximumMagnitude < 1e-3)
-        #expect((fit.scale - scale).maximumMagnitude < 1e-3)
+        #expect((fit.correction.scaled(by: scale) - Vector3(1, 1, 1)).maximumMagnitude < 1e-3)
     }
 
     @Test func accelerometerRefusesPosesThatDoNotTurnEveryAxis() {
@@ -78,113 +78,156 @@ struct CalibrationTests {
         }
     }
 
-    @Test func correctionAppliesOffsetScaleAndBias() {
-        let calibration = Calibration(gyroBias: Vector3(1, 2, 3), accelerometerOffset: Vector3(0.1, 0, -0.1),
-                                      accelerometerScale: Vector3(2, 1, 0.5))
+    @Test func correctionAppliesOffsetMatrixAndBias() {
+        let calibration = Calibration(
+            gyroBias: Vector3(1, 2, 3), gyroMatrix: Matrix3(rows: Vector3(1, 0.5, 0), Vector3(0, 1, 0), Vector3(0, 0, 2)),
+            accelerometerOffset: Vector3(0.1, 0, -0.1), accelerometerMatrix: Matrix3(diagonal: Vector3(0.5, 1, 2)))
         let corrected = calibration.corrected(InertialSample(time: 4, acceleration: Vector3(0.5, 1, 0.4), rotationRate: Vector3(1, 1, 1)))
-        #expect(corrected == InertialSample(time: 4, acceleration: Vector3(0.2, 1, 1), rotationRate: Vector3(0, -1, -2)))
+        #expect(corrected == InertialSample(time: 4, acceleration: Vector3(0.2, 1, 1), rotationRate: Vector3(-0.5, -1, -4)))
     }
+
+    static let skewed = Calibration(
+        gyroBias: Vector3(1, 2, 3),
+        gyroMatrix: Matrix3(rows: Vector3(1.02, 0.015, -0.01), Vector3(-0.02, 0.98, 0.004), Vector3(0.01, 0.012, 1.01)),
+        accelerometerOffset: Vector3(0.01, 0, -0.02),
+        accelerometerMatrix: Matrix3(rows: Vector3(1.01, 0.008, -0.012), Vector3(0.008, 0.99, 0.003), Vector3(-0.012, 0.003, 1)),
+        mounting: Mounting(shinAxis: .unitY, hingeAxis: .unitX))
 
     @Test func roundTripsThroughJSONWithItsVersion() throws {
-        let calibration = Calibration(gyroBias: Vector3(1, 2, 3), accelerometerOffset: Vector3(0.01, 0, -0.02),
-                                      accelerometerScale: Vector3(1.01, 0.99, 1), mounting: Mounting(shinAxis: .unitY, hingeAxis: .unitX))
-        let data = try JSONEncoder().encode(calibration)
+        let data = try JSONEncoder().encode(Self.skewed)
         let decoded = try JSONDecoder().decode(Calibration.self, from: data)
-        #expect(decoded == calibration)
-        #expect(decoded.version == Calibration.currentVersion)
+        #expect(decoded == Self.skewed)
+        #expect(decoded.version == 2)
         #expect(decoded.problems.isEmpty)
+        #expect(try Calibration(json: Self.skewed.json()) == Self.skewed)
+        // The matrices read as they do on paper: one array per row.
+        let text = String(decoding: Self.skewed.json(), as: UTF8.self)
+        #expect(text.contains("\"gyroMatrix\" : [\n    [\n      1.02,"))
     }
 
-    @Test func fileBytesRoundTripAndForeignFilesAreRefused() throws {
-        let calibration = Calibration(gyroBias: Vector3(1, 2, 3), gyroScale: Vector3(1.01, 1, 0.99),
-                                      mounting: Mounting(shinAxis: .unitZ, hingeAxis: .unitY))
-        #expect(try Calibration(json: calibration.json()) == calibration)
+    @Test func aVersionOneFileReadsAsDiagonalMatrices() throws {
+        let file = """
+            {"version": 1, "gyroBias": {"x": 1, "y": 2, "z": 3}, "gyroScale": {"x": 1.02, "y": 1, "z": 0.98},
+             "accelerometerOffset": {"x": 0.01, "y": 0, "z": -0.02}, "accelerometerScale": {"x": 1.01, "y": 0.99, "z": 1},
+             "mounting": {"shinAxis": {"x": 0, "y": 0, "z": 1}, "hingeAxis": {"x": 0, "y": 1, "z": 0}}}
+            """
+        let calibration = try Calibration(json: Data(file.utf8))
+        #expect(calibration.version == 2)
+        #expect(calibration.gyroMatrix == Matrix3(diagonal: Vector3(1 / 1.02, 1, 1 / 0.98)))
+        #expect(calibration.accelerometerMatrix == Matrix3(diagonal: Vector3(1 / 1.01, 1 / 0.99, 1)))
+        #expect(calibration.gyroBias == Vector3(1, 2, 3))
+        #expect(calibration.mounting == Mounting(shinAxis: .unitZ, hingeAxis: .unitY))
+        // Saved again, it is a version 2 file.
+        #expect(String(decoding: calibration.json(), as: UTF8.self).contains("\"version\" : 2"))
+    }
+
+    @Test func foreignDamagedAndImplausibleFilesAreRefusedWithAReason() throws {
         #expect(throws: CalibrationFileError.notACalibration) { try Calibration(json: Data("[1, 2]".utf8)) }
-        #expect(throws: CalibrationFileError.unsupportedVersion(2)) { try Calibration(json: Data(#"{"version": 2}"#.utf8)) }
+        #expect(throws: CalibrationFileError.unsupportedVersion(3)) { try Calibration(json: Data(#"{"version": 3}"#.utf8)) }
+        #expect(throws: CalibrationFileError.damaged) { try Calibration(json: Data(#"{"version": 2, "gyroBias": 3}"#.utf8)) }
         #expect(throws: CalibrationFileError.damaged) { try Calibration(json: Data(#"{"version": 1, "gyroBias": 3}"#.utf8)) }
-        var skewed = calibration
-        skewed.mounting?.hingeAxis = Vector3(0, 0.6, 0.8)
-        #expect(throws: CalibrationFileError.self) { try Calibration(json: skewed.json()) }
+        // A matrix that is not 3×3.
+        let text = String(decoding: Self.skewed.json(), as: UTF8.self)
+        let short = text.replacingOccurrences(of: "1.02,", with: "")
+        #expect(throws: CalibrationFileError.damaged) { try Calibration(json: Data(short.utf8)) }
+        var skewedMounting = Self.skewed
+        skewedMounting.mounting?.hingeAxis = Vector3(0, 0.6, 0.8)
+        #expect(throws: CalibrationFileError.self) { try Calibration(json: skewedMounting.json()) }
+        var crossed = Self.skewed
+        crossed.gyroMatrix[0, 1] = 0.3
+        #expect(throws: CalibrationFileError.implausible([
+            "gyro cross-axis correction above 0.1 (datasheet cross-axis sensitivity is ±2 %)",
+        ])) { try Calibration(json: crossed.json()) }
+        var scaled = Self.skewed
+        scaled.accelerometerMatrix[2, 2] = 1.5
+        #expect(throws: CalibrationFileError.implausible([
+            "accelerometer sensitivity correction outside 0.9…1.1 (datasheet tolerance is ±3 %)",
+        ])) { try Calibration(json: scaled.json()) }
     }
 
     @Test func reportsProblemsOfAForeignFile() {
-        var calibration = Calibration(accelerometerScale: Vector3(1, 3, 1))
+        var calibration = Calibration(accelerometerMatrix: Matrix3(diagonal: Vector3(1, 3, 1)))
         calibration.version = 99
         #expect(calibration.problems.count == 2)
     }
 }
 
-struct GyroScaleCalibrationTests {
-    /// Still, a 90° turn about one sensor axis, still, back, still: with the gyro reading `scale` high.
-    private func turns(scale: Vector3) -> [[InertialSample]] {
-        [Vector3(0, 0, 1.2), Vector3.zero, Vector3(1.0, 0.3, 0)].enumerated().map { index, mounting in
-            var imu = SyntheticIMU(motion: .kneeExtension(peak: 90, still: 3, rise: 1.5, hold: 3, fall: 1.5),
-                                   mounting: mounting, leverArm: 0, gyroNoise: 0.05, accelerationNoise: 0.003,
-                                   seed: UInt64(index + 1))
-            imu.sampleRate = 200
-            return imu.samples().map {
-                InertialSample(time: $0.time, acceleration: $0.acceleration, rotationRate: $0.rotationRate.scaled(by: scale))
-            }
-        }
-    }
-
-    @Test func recoversTheSensitivityOfEachAxis() throws {
-        let truth = Vector3(1.025, 0.98, 1.012)
-        let scale = try Calibration.gyroScale(recordings: turns(scale: truth))
-        #expect((scale - truth).maximumMagnitude < 0.002)
-    }
-
-    @Test func refusesTurnsAboutOneAxisOnly() {
-        let one = Array(turns(scale: Vector3(1, 1, 1)).prefix(1))
-        #expect(throws: CalibrationError.posesNotSpread) { try Calibration.gyroScale(recordings: one) }
-    }
-}
-
 struct FaceCalibrationTests {
-    /// Six faces held 3 s each, tipped 90° over an edge in 1.5 s between them: about x, x, y, z, z.
-    static func faces(bias: Vector3, gyroScale: Vector3, offset: Vector3, scale: Vector3, seed: UInt64 = 4) -> [InertialSample] {
+    /// Face up (+z), then +y, −z, +x, −y, −x and back to −z: the order of the guide.
+    static let guideFaces: [Vector3] = [.unitZ, .unitY, -.unitZ, .unitX, -.unitY, -.unitX, -.unitZ]
+
+    /// The faces held 3 s each, tipped 90° over an edge in 1.5 s between them, read by a sensor
+    /// with the given sensitivity matrices (reading = matrix · truth + offset).
+    static func faces(
+        _ faces: [Vector3] = guideFaces, bias: Vector3, gyro: Matrix3, offset: Vector3, accelerometer: Matrix3,
+        seed: UInt64 = 4
+    ) -> [InertialSample] {
         var rng = SplitMix64(seed: seed)
         var samples: [InertialSample] = []
-        var up = Vector3.unitZ, time = 0.0
+        var time = 0.0
         let rate = 200.0
         func emit(up: Vector3, turning: Vector3) {
             samples.append(InertialSample(
                 time: time,
-                acceleration: up.scaled(by: scale) + offset + rng.gaussianVector(sigma: 0.003),
-                rotationRate: turning.scaled(by: gyroScale) + bias + rng.gaussianVector(sigma: 0.05)))
+                acceleration: accelerometer * up + offset + rng.gaussianVector(sigma: 0.003),
+                rotationRate: gyro * turning + bias + rng.gaussianVector(sigma: 0.05)))
             time += 1 / rate
         }
-        for axis in [Vector3.unitX, .unitX, .unitY, .unitZ, .unitZ] {
-            for _ in 0..<Int(3 * rate) { emit(up: up, turning: .zero) }
-            let start = up, steps = Int(1.5 * rate)
+        for (from, to) in zip(faces, faces.dropFirst()) {
+            for _ in 0..<Int(3 * rate) { emit(up: from, turning: .zero) }
+            // Turning about to × from takes "up" (in board axes) from `from` to `to`.
+            let axis = to.cross(from), steps = Int(1.5 * rate)
             for step in 0..<steps {
                 // Half-cosine turn of 90°; rate in °/s about the board axis.
                 let s = Double(step) / Double(steps)
                 let angle = 45 * (1 - cos(Double.pi * s))
                 let angularRate = 45 * Double.pi / 1.5 * sin(Double.pi * s)
-                emit(up: start.rotated(by: axis * (-angle * Double.pi / 180)), turning: axis * angularRate)
+                emit(up: from.rotated(by: axis * (-angle * Double.pi / 180)), turning: axis * angularRate)
             }
-            up = start.rotated(by: axis * (-Double.pi / 2))
         }
-        for _ in 0..<Int(3 * rate) { emit(up: up, turning: .zero) }
+        for _ in 0..<Int(3 * rate) { emit(up: faces[faces.count - 1], turning: .zero) }
         return samples
     }
 
-    @Test func oneRecordingOfTheSixFacesGivesTheWholeSensorCalibration() throws {
-        let bias = Vector3(3, -12, 7), gyroScale = Vector3(1.02, 0.97, 1.015)
-        let offset = Vector3(0.03, -0.04, 0.06), scale = Vector3(1.02, 0.98, 1.01)
-        let calibration = try Calibration.fromFaces(Self.faces(bias: bias, gyroScale: gyroScale, offset: offset, scale: scale))
+    /// Datasheet-sized errors: sensitivities within 3 %, cross-axis terms up to 2 %.
+    static let gyro = Matrix3(rows: Vector3(1.02, 0.018, -0.012), Vector3(-0.015, 0.97, 0.02), Vector3(0.01, -0.019, 1.015))
+    static let accelerometer = Matrix3(rows: Vector3(1.02, -0.016, 0.011), Vector3(0.014, 0.98, -0.018), Vector3(-0.02, 0.012, 1.01))
+
+    @Test func oneRecordingOfTheFacesGivesBothFullMatrices() throws {
+        let bias = Vector3(3, -12, 7), offset = Vector3(0.03, -0.04, 0.06)
+        let calibration = try Calibration.fromFaces(
+            Self.faces(bias: bias, gyro: Self.gyro, offset: offset, accelerometer: Self.accelerometer))
         #expect((calibration.gyroBias - bias).maximumMagnitude < 0.05)
         #expect((calibration.accelerometerOffset - offset).maximumMagnitude < 2e-3)
-        #expect((calibration.accelerometerScale - scale).maximumMagnitude < 2e-3)
-        #expect((calibration.gyroScale - gyroScale).maximumMagnitude < 3e-3)
+        // The accelerometer's correction undoes its matrix up to a rotation of the frame, which
+        // still poses cannot show; the gyro's undoes its own into that frame.
+        let frame = calibration.accelerometerMatrix * Self.accelerometer
+        #expect((frame.transposed * frame - .identity).maximumMagnitude < 2e-3)
+        let expectedGyro = frame * (try #require(Self.gyro.inverse))
+        #expect((calibration.gyroMatrix - expectedGyro).maximumMagnitude < 2e-3)
         #expect(calibration.problems.isEmpty)
+        // The cross-axis terms are 1–2 %: a diagonal model would be off by that much.
+        #expect(calibration.gyroMatrix.largestOffDiagonal > 0.01)
+    }
+
+    @Test func anIdealSensorGivesIdentityMatrices() throws {
+        let calibration = try Calibration.fromFaces(
+            Self.faces(bias: .zero, gyro: .identity, offset: .zero, accelerometer: .identity))
+        #expect((calibration.gyroMatrix - .identity).maximumMagnitude < 2e-3)
+        #expect((calibration.accelerometerMatrix - .identity).maximumMagnitude < 2e-3)
     }
 
     @Test func tooFewFacesAreRefused() {
-        let samples = Self.faces(bias: .zero, gyroScale: Vector3(1, 1, 1), offset: .zero, scale: Vector3(1, 1, 1))
-        #expect(throws: CalibrationError.tooFewPoses(needed: 6, got: 3)) {
+        let samples = Self.faces(bias: .zero, gyro: .identity, offset: .zero, accelerometer: .identity)
+        #expect(throws: CalibrationError.tooFewPoses(needed: 7, got: 3)) {
             try Calibration.fromFaces(Array(samples.prefix(2400)))
         }
+    }
+
+    @Test func turnsThatDoNotTipAnAxisTwiceAreRefusedNamingIt() {
+        // About x, x, y, z, z and z again: the y axis is tipped about once only.
+        let faces: [Vector3] = [.unitZ, .unitY, -.unitZ, .unitX, -.unitY, -.unitX, .unitY]
+        let samples = Self.faces(faces, bias: .zero, gyro: Self.gyro, offset: .zero, accelerometer: Self.accelerometer)
+        #expect(throws: CalibrationError.turnsNotSpread(axis: "y")) { try Calibration.fromFaces(samples) }
     }
 }

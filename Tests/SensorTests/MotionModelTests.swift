@@ -65,15 +65,44 @@ import Testing
         }
     }
 
-    @Test func thighMovementAddsSmallAccelerationOnly() {
+    @Test func thighPitchTurnsTheShankWithItAndTheTruthIncludesIt() {
+        var model = MotionModel(movement: .still(inclinationDegrees: 10))
+        model.thighMovement = ThighMovement(amplitudeDegrees: 3, periodSeconds: 8)
+        var largest = 0.0
+        for t in stride(from: 0.0, to: 8, by: 0.05) {
+            let state = model.state(atSeconds: t)
+            let phi = 3 * sin(2 * Double.pi * t / 8)
+            #expect(abs(state.inclinationDegrees - (10 + phi)) < 1e-9)
+            // The shank turns at the thigh's rate, about its y axis (negative toward extension).
+            let rate = 3 * 2 * Double.pi / 8 * cos(2 * Double.pi * t / 8)
+            #expect(abs(state.angularRateDPS - SIMD3(0, -rate, 0)).max() < 1e-9)
+            // The board reads gravity turned by the new inclination, plus the knee's small acceleration.
+            let theta = state.inclinationDegrees * Double.pi / 180
+            let gravity = SIMD3(sin(theta), 0, cos(theta))
+            #expect(abs(state.specificForceG - gravity).max() < 0.01)
+            largest = max(largest, abs(state.inclinationDegrees - 10))
+        }
+        #expect(largest > 2.9)
+    }
+
+    @Test func aThighDriftCarriesTheShankSmoothlyToANewPitch() {
+        var model = MotionModel(movement: .still(inclinationDegrees: 10))
+        model.thighMovement = ThighMovement(amplitudeDegrees: 0, periodSeconds: 0, driftDegrees: -2, driftSeconds: 10)
+        #expect(model.state(atSeconds: 0).inclinationDegrees == 10)
+        #expect(abs(model.state(atSeconds: 5).inclinationDegrees - 9) < 1e-9)
+        #expect(model.state(atSeconds: 12).inclinationDegrees == 8)
+        #expect(model.state(atSeconds: 12).angularRateDPS == .zero)
+        // At its fastest, mid-way: 1.875 × 2° / 10 s, slow enough to pass for rest.
+        #expect(abs(model.state(atSeconds: 5).angularRateDPS.y - 0.375) < 1e-9)
+    }
+
+    @Test func theSmallThighSwayStaysWithinTheRestThresholds() {
         var model = MotionModel(movement: .still(inclinationDegrees: 10))
         model.thighMovement = .small
-        for t in stride(from: 0.0, to: 4, by: 0.1) {
+        for t in stride(from: 0.0, to: 8, by: 0.1) {
             let state = model.state(atSeconds: t)
-            #expect(state.inclinationDegrees == 10)
-            #expect(state.angularRateDPS == .zero)
-            let magnitude = (state.specificForceG * state.specificForceG).sum().squareRoot()
-            #expect(abs(magnitude - 1) < 0.02)
+            #expect(abs(state.inclinationDegrees - 10) <= 0.3 + 1e-12)
+            #expect(abs(state.angularRateDPS).max() < 0.25)
         }
     }
 

@@ -128,10 +128,23 @@ import Testing
             let errors = SensorErrorModel.datasheet(seed: seed)
             #expect(abs(errors.gyroOffsetDPS).max() <= 20)
             #expect(abs(errors.accelOffsetG.x) <= 0.05 && abs(errors.accelOffsetG.z) <= 0.08)
-            #expect(abs(errors.gyroScaleError).max() <= 0.03)
+            #expect(abs(errors.gyroSensitivity.scaleError).max() <= 0.03 + 1e-12)
+            #expect(abs(errors.accelSensitivity.scaleError).max() <= 0.03 + 1e-12)
+            for m in [errors.gyroSensitivity, errors.accelSensitivity] {
+                let offDiagonal = [m.row0.y, m.row0.z, m.row1.x, m.row1.z, m.row2.x, m.row2.y]
+                #expect(offDiagonal.allSatisfy { abs($0) <= 0.02 })
+                #expect(offDiagonal.contains { $0 != 0 })
+            }
             #expect(abs(errors.sampleClockError) <= 0.01)
         }
         #expect(SensorErrorModel.datasheet(seed: 1) != SensorErrorModel.datasheet(seed: 2))
+        // Uncalibrated, a datasheet part lying flat rarely reads 1 g: offsets and sensitivity move it.
+        let offBy2Percent = (UInt64(0)..<200).filter { seed in
+            let errors = SensorErrorModel.datasheet(seed: seed)
+            let flat = errors.accelSensitivity * SIMD3(0, 0, 1) + errors.accelOffsetG
+            return abs((flat * flat).sum().squareRoot() - 1) > 0.02
+        }
+        #expect(offBy2Percent.count > 60)
     }
 
     @Test func splitMix64KnownSequence() {

@@ -17,9 +17,30 @@ import Testing
         #expect(recording.truthInclinationDegrees.allSatisfy { $0 == 0 })
     }
 
+    @Test func aFastSampleClockStretchesTheTimeTheDriverSees() throws {
+        var scenario = SimulationScenario.kneeExtension(seed: 2, peakDegrees: 80)
+        scenario.errors = .ideal
+        scenario.errors.sampleClockError = 0.01
+        scenario.motion.thighMovement = .none
+        let recording = try scenario.record(seconds: 6)
+        for (sample, truth) in zip(recording.samples, recording.truthInclinationDegrees) where sample.index % 50 == 0 {
+            // Timestamps assume the configured 200 Hz; the samples come 1 % faster.
+            #expect(abs(sample.timeSeconds - Double(sample.index) / 200) < 1e-9)
+            let trueTime = Double(sample.index + 1) / 200 / 1.01
+            #expect(abs(truth - scenario.motion.state(atSeconds: trueTime).inclinationDegrees) < 1e-9)
+        }
+        // So the gyro integrated over the timestamps turns 1 % more than the leg did.
+        let top = try #require(recording.truthInclinationDegrees.firstIndex(of: 80))
+        let integrated = -recording.samples[...top].reduce(0) { $0 + $1.angularRateDPS.y / 200 }
+        let turned = 80 - recording.truthInclinationDegrees[0]
+        #expect(abs(integrated / turned - 1.01) < 0.002)
+    }
+
     @Test func kneeExtensionReachesItsPeak() throws {
         var scenario = SimulationScenario.kneeExtension(seed: 2, peakDegrees: 80)
         scenario.errors = .ideal
+        // The scenario's thigh sways a little and turns the shank with it; here only the knee moves.
+        scenario.motion.thighMovement = .none
         let recording = try scenario.record()
         let peak = recording.truthInclinationDegrees.max() ?? 0
         #expect(abs(peak - 80) < 1e-6)

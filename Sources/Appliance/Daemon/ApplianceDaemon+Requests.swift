@@ -1,4 +1,5 @@
 import Foundation
+import Fusion
 import GPIO
 import ServiceSupport
 
@@ -74,7 +75,9 @@ extension ApplianceDaemon {
                 running.step = "lay the sensor flat and still"
                 play(.holdStill)
             case .nextFace(let captured):
-                running.step = "face \(captured) of 6 done, turn it onto another face"
+                running.step = captured < 6
+                    ? "face \(captured) of 6 done, turn it \(GuidedCalibration.faceOrder[captured]) up"
+                    : "all six faces done, turn it back \(GuidedCalibration.faceOrder[6]) up"
                 play(.go)
             case .strapOn:
                 running.step = "strap it on the shin and hold still"

@@ -47,7 +47,8 @@ public protocol SensorProbe: AnyObject {
 public enum GuidedCalibrationEvent: Equatable, Sendable {
     /// Lie still on a table (gyro bias).
     case holdStill
-    /// `captured` faces of six are done: turn the device onto another.
+    /// `captured` poses on the table are done: turn the device onto another face (after the
+    /// sixth, once more onto a face used before).
     case nextFace(captured: Int)
     /// Strap the device on the shin and hold still.
     case strapOn

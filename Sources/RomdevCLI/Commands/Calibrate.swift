@@ -16,56 +16,84 @@ extension Command {
               1. Lay the sensor flat on a table and leave it still (--seconds, default 3):
                  the gyro bias. Any movement refuses the calibration.
               2. Tip it over an edge onto each of its other five faces in turn, holding each
-                 still for about 3 s, turning it about all three of its axes: accelerometer
-                 offset and scale, and gyro sensitivity from the turns.
+                 still for about 3 s, then once more onto a face used before, so that each of
+                 its axes is turned about twice from faces at right angles. From face up
+                 (+z up): +y up, -z up, +x up, -y up, -x up, and back to -z up; the prompts
+                 name each. The still faces give the accelerometer offset and sensitivity;
+                 the turns give the gyro's full correction (sensitivity, cross-axis and
+                 misalignment) and the accelerometer's cross-axis terms.
               3. Strap it to the front of the shin below the knee, sit with the foot on the
                  floor (shin vertical) and hold still: the shin axis.
               4. Extend the knee once, lower it and hold still: the knee's hinge axis.
 
-            The result is written atomically as versioned JSON to --calibration PATH, else
-            to calibration.json in the care store's directory, where 'measure', 'replay' and
-            'doctor' find it. On a refusal or failure the existing file is left unchanged.
-            --simulate runs the simulated 'calibration' scenario in real time (under a minute).
+            The result is written atomically as JSON (format version 2: offsets and a 3×3
+            correction matrix for each sensor; version 1 files are still read) to
+            --calibration PATH, else to calibration.json in the care store's directory,
+            where 'measure', 'replay' and 'doctor' find it. On a refusal or failure the
+            existing file is left unchanged. --simulate runs the simulated 'calibration'
+            scenario in real time (about a minute).
+
+            --replay FILE runs the same procedure over a recording in the 'romdev record'
+            format instead of the sensor (for example one made with 'romdev record
+            --simulate=calibration --seconds 70') and saves the same file. A recording that
+            ends before the procedure is complete names the step it ended in; a malformed
+            one names its line.
 
             While the romdev daemon runs it holds the sensor, so the calibration is asked of
             it (through its control socket) and its reply is printed; a daemon that is busy,
             refuses or cannot be reached is an error that says so. --simulate never asks the
             daemon.
             """,
-        options: [CalibrateAction.secondsOption] + SensorSource.options(defaultScenario: "calibration")
+        options: [CalibrateAction.secondsOption, CalibrateAction.replayOption]
+            + SensorSource.options(defaultScenario: "calibration")
             + [CalibrationFile.option] + StoreOptions.options,
         make: { values in
             let seconds = try values.value(CalibrateAction.secondsOption) { text -> Double? in
                 guard let seconds = Double(text), (1...60).contains(seconds) else { return nil }
                 return seconds
             }
+            let source = try SensorSource(values, defaultScenario: "calibration")
+            let replay = try values.value(CalibrateAction.replayOption) { $0.isEmpty ? nil : $0 }
+            if replay != nil, values.isSet(SensorSource.simulateOption) {
+                throw UsageError("'--replay' reads a recording; it does not combine with '--simulate'")
+            }
             return CalibrateAction(
-                biasSeconds: seconds ?? 3, source: try SensorSource(values, defaultScenario: "calibration"),
+                biasSeconds: seconds ?? 3, source: source, replayPath: replay,
                 calibrationPath: try values.value(CalibrationFile.option) { $0.isEmpty ? nil : $0 },
                 store: StoreOptions(values))
         })
 }
 
-/// `romdev calibrate [--seconds N] [--calibration PATH]` with its sensor and store options.
+/// `romdev calibrate [--seconds N] [--replay FILE] [--calibration PATH]` with its sensor and store options.
 struct CalibrateAction: CommandAction, Equatable {
     static let secondsOption = Option.value(
         "seconds", valueName: "seconds", help: "How long the sensor lies still for the gyro bias: 1 to 60 (default 3).")
+    static let replayOption = Option.value(
+        "replay", valueName: "file", help: "Calibrate from a recording in the 'romdev record' CSV format.")
 
     var biasSeconds: Double
     var source: SensorSource
+    /// A recording to calibrate from instead of the sensor.
+    var replayPath: String?
     var calibrationPath: String?
     var store: StoreOptions
 
     func run(in context: CommandContext) throws {
-        if case .hardware = source,
+        if replayPath == nil, case .hardware = source,
             let reply = try DaemonControl(environment: context.environment).forward(.calibrate, doing: "could not calibrate the sensor")
         {
             context.output.line("Calibrated by the romdev daemon: \(reply.message)")
             return
         }
         let file = CalibrationFile(explicitPath: calibrationPath, store: store, in: context)
-        context.output.line("Calibrating the sensor on \(source.label); the result goes to \(file.path).")
-        let calibration = try calibrateSensor(clock: context.sensorClock, output: PromptOutput(context.output))
+        let calibration: Calibration
+        if let replayPath {
+            context.output.line("Calibrating from the recording \(replayPath); the result goes to \(file.path).")
+            calibration = try calibrateRecording(at: replayPath, output: context.output)
+        } else {
+            context.output.line("Calibrating the sensor on \(source.label); the result goes to \(file.path).")
+            calibration = try calibrateSensor(clock: context.sensorClock, output: PromptOutput(context.output))
+        }
         try attempt("could not save the calibration to \(file.path)") {
             let directory = (file.path as NSString).deletingLastPathComponent
             if !directory.isEmpty {
@@ -111,13 +139,69 @@ struct CalibrateAction: CommandAction, Equatable {
         }
     }
 
+    /// The procedure over a recording: every sample through the same ``GuidedCalibration``, one
+    /// prompt line per step with the time in the recording it began.
+    /// - Throws: `CommandFailure` when the file cannot be read or parsed (naming the line), the
+    ///   procedure refuses, or the recording ends before the procedure is complete (naming the step).
+    func calibrateRecording(at path: String, output: TextOutput) throws -> Calibration {
+        let recording: Recording
+        do {
+            recording = try Recording(csv: try ReplayAction.readText(at: path))
+        } catch let error as RecordingError {
+            throw CommandFailure(
+                "\(path) is not a valid recording", why: error.description,
+                hint: "calibrate --replay reads the CSV files 'romdev record' writes")
+        }
+        var parameters = GuidedCalibration.Parameters()
+        parameters.biasSeconds = biasSeconds
+        var procedure = GuidedCalibration(parameters: parameters)
+        output.line(Self.prompt(for: procedure.step, biasSeconds: biasSeconds))
+        for sample in recording.samples {
+            let before = procedure.step
+            do throws(CalibrationError) {
+                try procedure.update(sample)
+            } catch {
+                throw CommandFailure(
+                    "calibration refused", why: "at \(fixed(sample.time, 2)) s in the recording: \(error.description)",
+                    hint: "record the procedure again")
+            }
+            if procedure.step != before {
+                output.line("At \(fixed(sample.time, 2)) s: " + Self.prompt(for: procedure.step, biasSeconds: biasSeconds))
+            }
+            if procedure.step == .finished { break }
+        }
+        guard let calibration = procedure.calibration, procedure.step == .finished else {
+            throw CommandFailure(
+                "calibration incomplete",
+                why: "the recording ends (at \(fixed(recording.samples[recording.samples.count - 1].time, 2)) s) during step "
+                    + Self.stepName(procedure.step),
+                hint: "record the whole procedure, from lying still to the knee swing and back")
+        }
+        return calibration
+    }
+
+    /// The step's number and what it waits for, for a recording that ends in it.
+    static func stepName(_ step: GuidedCalibration.Step) -> String {
+        switch step {
+        case .holdStill: "1, lying still for the gyro bias"
+        case .nextFace(let captured): "2, the faces (\(captured) of \(Calibration.facePoses) poses taken)"
+        case .strapOn: "3, the strapped start pose"
+        case .swing: "4, the knee swing and the rest after it"
+        case .finished: "none"
+        }
+    }
+
     static func prompt(for step: GuidedCalibration.Step, biasSeconds: Double) -> String {
         switch step {
         case .holdStill: "1. Lay the sensor flat on a table and leave it still for \(fixed(biasSeconds, 0)) s..."
-        case .nextFace(let captured):
-            "2. Face \(captured) of 6 done. Tip the sensor over an edge onto a face not used yet and hold it still."
+        case .nextFace(let captured) where captured < 6:
+            "2. Face \(captured) of 6 done. Tip the sensor over an edge so that its "
+                + "\(GuidedCalibration.faceOrder[captured]) side is up, and hold it still."
+        case .nextFace:
+            "2. All six faces done. Tip it over one more edge, back to \(GuidedCalibration.faceOrder[6]) up, "
+                + "and hold it still."
         case .strapOn:
-            "3. All six faces done. Strap the sensor to the front of your shin below the knee, sit with the foot "
+            "3. Table part done. Strap the sensor to the front of your shin below the knee, sit with the foot "
                 + "on the floor and hold still."
         case .swing: "4. Start pose taken. Extend your knee once, lower it back and hold still."
         case .finished: "Done."
@@ -130,9 +214,13 @@ struct CalibrateAction: CommandAction, Equatable {
         }
         var lines = [
             "Gyro bias             \(vector(calibration.gyroBias, 3)) °/s",
-            "Gyro sensitivity      \(vector(calibration.gyroScale, 4))",
+            "Gyro correction       \(vector(calibration.gyroMatrix.row0, 4))",
+            "                      \(vector(calibration.gyroMatrix.row1, 4))",
+            "                      \(vector(calibration.gyroMatrix.row2, 4))",
             "Accelerometer offset  \(vector(calibration.accelerometerOffset, 4)) g",
-            "Accelerometer scale   \(vector(calibration.accelerometerScale, 4))",
+            "Accelerometer corr.   \(vector(calibration.accelerometerMatrix.row0, 4))",
+            "                      \(vector(calibration.accelerometerMatrix.row1, 4))",
+            "                      \(vector(calibration.accelerometerMatrix.row2, 4))",
         ]
         if let mounting = calibration.mounting {
             lines.append("Shin axis             \(vector(mounting.shinAxis, 3)) (sensor axes)")

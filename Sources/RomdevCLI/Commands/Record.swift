@@ -20,6 +20,10 @@ extension Command {
             If the host reads the FIFO too late, it overflows and the rows of the lost
             samples are missing (their times are skipped).
 
+            --simulate=calibration records the guided calibration (about a minute: use
+            --seconds 70); 'romdev calibrate --replay FILE' calibrates from such a file,
+            or from one recorded while doing the procedure with the real sensor.
+
             An existing file is never overwritten. If the sensor fails mid-way, the rows
             recorded so far are kept.
             """,
@@ -57,7 +61,7 @@ public struct RecordAction: CommandAction, Equatable {
             throw CommandFailure(
                 "will not overwrite \(outputPath)", hint: "choose another --output, or move the existing file away")
         }
-        let clock = SystemClock()
+        let clock = context.sensorClock ?? SystemClock()
         let (sensor, simulator) = try source.openConfiguredSensor(clock: clock)
 
         guard FileManager.default.createFile(atPath: outputPath, contents: nil),

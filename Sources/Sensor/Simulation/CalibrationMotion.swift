@@ -5,8 +5,9 @@ import Musl
 #endif
 
 /// The guided calibration as the board experiences it: lying still on a table, tipped over its
-/// edges onto each of its six faces in turn (turns about each of its three axes), then strapped to
-/// the shin of a seated patient who extends the knee once and lowers it.
+/// edges onto each of its six faces in turn and then once more onto a face used before (each of
+/// its three axes turned about twice, from faces at right angles), then strapped to the shin of a
+/// seated patient who extends the knee once and lowers it.
 ///
 /// The board turns about its own centre on the table, so the tumbling adds no linear acceleration;
 /// each turn is a minimum-jerk rotation about one world axis. Orientations are world ← board.
@@ -30,7 +31,8 @@ public struct CalibrationMotion: Equatable, Sendable {
 
     /// Still on the table before the first turn, seconds (the gyro-bias window and then some).
     public let leadInSeconds: Double
-    /// The table part: five turns, each onto a face not shown before.
+    /// The table part: five turns, each onto a face not shown before, and one back onto a face
+    /// used before.
     public let faceMoves: [Move]
     /// The knee swing after strapping on.
     public let swing: KneeExtension
@@ -63,17 +65,22 @@ public struct CalibrationMotion: Equatable, Sendable {
     public static func guided(seed: UInt64, holdSeconds: Double = 4) -> CalibrationMotion {
         var random = SplitMix64(seed: seed ^ 0xCA11_B4A7_E000_0001)
         func jitter(_ value: Double) -> Double { value * (0.8 + 0.4 * random.nextUnit()) }
-        // Face up (+z), then +y, −z, −y up (three tips over the board's x axis), −x (a tip over
-        // its z axis) and +x (turned over its y axis): all six faces, turns about all three axes.
-        let turns: [(SIMD3<Double>, Double)] = [
-            ([1, 0, 0], 90), ([1, 0, 0], 90), ([1, 0, 0], 90), ([0, 1, 0], 90), ([1, 0, 0], 180),
-        ]
+        // Face up (+z), then +y, −z (two tips about the board's x axis), +x (about y), −y and −x
+        // (two about z), and back to −z (about y): every axis turned about twice, from faces at
+        // right angles, as the gyro's full correction needs.
+        let faces: [SIMD3<Double>] = [[0, 0, 1], [0, 1, 0], [0, 0, -1], [1, 0, 0], [0, -1, 0], [-1, 0, 0], [0, 0, -1]]
+        var orientation = Rotation.identity
+        var moves: [Move] = []
+        for (from, to) in zip(faces, faces.dropFirst()) {
+            // Turning by 90° about to × from (board axes) brings `to` where `from` was: up.
+            let boardAxis = SIMD3(to.y * from.z - to.z * from.y, to.z * from.x - to.x * from.z, to.x * from.y - to.y * from.x)
+            let worldAxis = orientation * boardAxis
+            moves.append(Move(axis: worldAxis, angleDegrees: 90, turnSeconds: jitter(1.5), holdSeconds: jitter(holdSeconds)))
+            orientation = Rotation(axis: worldAxis, angleDegrees: 90) * orientation
+        }
         return CalibrationMotion(
             leadInSeconds: jitter(4.5),
-            faceMoves: turns.map {
-                Move(axis: $0.0, angleDegrees: $0.1, turnSeconds: jitter(1.5) * ($0.1 > 90 ? 1.5 : 1),
-                     holdSeconds: jitter(holdSeconds))
-            },
+            faceMoves: moves,
             swing: KneeExtension(
                 restDegrees: 3, peakDegrees: 70, peakSpeedDegreesPerSecond: jitter(90), holdSeconds: jitter(1),
                 returnDegrees: 3, leadInSeconds: jitter(3), leadOutSeconds: 3),

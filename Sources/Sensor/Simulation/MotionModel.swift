@@ -9,8 +9,9 @@ import Musl
 /// World axes: x anterior, y to the patient's left, z up. Shank axes: x anterior (out of the shin),
 /// y left, z along the shank towards the knee; they coincide with the world's when the shin hangs
 /// vertical. `mounting` maps board axes to shank axes, so the board reads `mountingᵀ` times the
-/// shank-frame values. The knee joint moves a little with the thigh (`thighMovement`), which adds
-/// linear acceleration but no shank rotation.
+/// shank-frame values. The thigh pitching about the hip (`thighMovement`) carries the knee joint
+/// and turns the shank with it: the shank's inclination is the thigh's pitch plus the knee's own
+/// movement, and the truth includes both.
 public struct MotionModel: Equatable, Sendable {
     /// What the shank does.
     public enum Movement: Equatable, Sendable {
@@ -26,7 +27,7 @@ public struct MotionModel: Equatable, Sendable {
     public var movement: Movement
     /// Board axes → shank axes.
     public var mounting: Rotation
-    /// Knee joint movement from the thigh rocking.
+    /// The thigh's slow pitching, which moves the knee and turns the shank.
     public var thighMovement: ThighMovement
     /// Along the shank from the knee joint to the board, metres.
     public var sensorDistanceFromKneeMeters: Double
@@ -61,25 +62,29 @@ public struct MotionModel: Equatable, Sendable {
         if case .calibration(let calibration) = movement {
             return Self.state(of: calibration, atSeconds: t, mounting: mounting)
         }
-        let (angleDegrees, rateDPS, accelerationDPS2) =
+        let (kneeDegrees, kneeRateDPS, kneeAccelerationDPS2) =
             switch movement {
             case .still(let inclination): (inclination, 0.0, 0.0)
             case .kneeExtension(let extension_): extension_.inclination(atSeconds: t)
             case .calibration: (0.0, 0.0, 0.0)
             }
+        let thigh = thighMovement.pitch(atSeconds: t)
+        let angleDegrees: Double = kneeDegrees + thigh.angle
+        let rateDPS: Double = kneeRateDPS + thigh.rate
         let radians = Double.pi / 180
         let theta = angleDegrees * radians
         let rate = rateDPS * radians
-        let acceleration = accelerationDPS2 * radians
+        let acceleration = (kneeAccelerationDPS2 + thigh.acceleration) * radians
         // e1 points from knee to ankle, e2 anterior; both in the sagittal plane.
         let e1 = SIMD3<Double>(sin(theta), 0, -cos(theta))
         let e2 = SIMD3<Double>(cos(theta), 0, sin(theta))
         let d = sensorDistanceFromKneeMeters
         let h = sensorDepthMeters
-        let sensorAcceleration =
-            thighMovement.kneeAcceleration(atSeconds: t)
-            + d * (acceleration * e2 - rate * rate * e1)
-            + h * (-acceleration * e1 - rate * rate * e2)
+        // Split into typed terms: the chained expression is slow to type-check.
+        let alongShank: SIMD3<Double> = d * (acceleration * e2 - rate * rate * e1)
+        let outOfShank: SIMD3<Double> = h * (-acceleration * e1 - rate * rate * e2)
+        let knee: SIMD3<Double> = thighMovement.kneeAcceleration(atSeconds: t)
+        let sensorAcceleration: SIMD3<Double> = knee + alongShank + outOfShank
         let specificForceWorld = sensorAcceleration / Self.gravity + SIMD3(0, 0, 1)
         let shankX = e2
         let shankZ = -e1
@@ -114,39 +119,80 @@ public struct MotionState: Equatable, Sendable {
     public var specificForceG: SIMD3<Double>
 }
 
-/// The thigh rocking about the hip while seated, which moves the knee joint.
+/// The thigh pitching slowly about the hip while seated (swaying, sliding on the chair): it raises
+/// and lowers the knee and turns the shank by the same angle. A sway, plus a drift that carries
+/// the thigh smoothly to a new pitch.
 public struct ThighMovement: Equatable, Sendable {
-    /// Peak thigh pitch, degrees.
+    /// Peak pitch of the sway, degrees.
     public var amplitudeDegrees: Double
-    /// Rocking frequency, Hz.
-    public var frequencyHz: Double
+    /// One sway, seconds (0 = no sway).
+    public var periodSeconds: Double
+    /// Where in its sway the thigh starts, radians (0 = level, rising).
+    public var phase: Double
+    /// Where the drift ends, degrees (positive raising the knee).
+    public var driftDegrees: Double
+    /// How long the drift takes from the start, seconds: a minimum-jerk movement, slow enough
+    /// that a rest detector can take it for stillness.
+    public var driftSeconds: Double
     /// Hip to knee, metres.
     public var thighLengthMeters: Double
 
-    public init(amplitudeDegrees: Double, frequencyHz: Double, thighLengthMeters: Double = 0.45) {
+    public init(
+        amplitudeDegrees: Double, periodSeconds: Double, phase: Double = 0, driftDegrees: Double = 0,
+        driftSeconds: Double = 0, thighLengthMeters: Double = 0.45
+    ) {
         self.amplitudeDegrees = amplitudeDegrees
-        self.frequencyHz = frequencyHz
+        self.periodSeconds = periodSeconds
+        self.phase = phase
+        self.driftDegrees = driftDegrees
+        self.driftSeconds = driftSeconds
         self.thighLengthMeters = thighLengthMeters
     }
 
     /// A still thigh.
-    public static let none = ThighMovement(amplitudeDegrees: 0, frequencyHz: 0)
+    public static let none = ThighMovement(amplitudeDegrees: 0, periodSeconds: 0)
 
-    /// A restless patient: ±1° at 0.5 Hz.
-    public static let small = ThighMovement(amplitudeDegrees: 1, frequencyHz: 0.5)
+    /// A patient sitting almost still: ±0.3° over 8 s (0.24 °/s at most, well inside the rest
+    /// detector's thresholds).
+    public static let small = ThighMovement(amplitudeDegrees: 0.3, periodSeconds: 8)
 
-    /// Knee acceleration in world axes, m/s²: the knee is at L(cos φ, 0, sin φ) from the hip with
-    /// φ = A sin(ωt).
+    /// The thigh's pitch (degrees, positive raising the knee), its rate (°/s) and angular
+    /// acceleration (°/s²) at `t`: A sin(ωt + phase) plus the drift.
+    func pitch(atSeconds t: Double) -> (angle: Double, rate: Double, acceleration: Double) {
+        var angle = 0.0, rate = 0.0, acceleration = 0.0
+        if amplitudeDegrees != 0, periodSeconds > 0 {
+            let omega = 2 * Double.pi / periodSeconds
+            let argument = omega * t + phase
+            let sine = sin(argument), cosine = cos(argument)
+            angle = amplitudeDegrees * sine
+            rate = amplitudeDegrees * omega * cosine
+            acceleration = -amplitudeDegrees * omega * omega * sine
+        }
+        if driftDegrees != 0 {
+            guard driftSeconds > 0, t < driftSeconds else { return (angle + driftDegrees, rate, acceleration) }
+            // s(τ) = 10τ³ − 15τ⁴ + 6τ⁵ and its derivatives, as in `KneeExtension`.
+            let tau = max(0, t) / driftSeconds
+            let tau2 = tau * tau
+            let tau3 = tau2 * tau
+            let s: Double = 10 * tau3 - 15 * tau3 * tau + 6 * tau3 * tau2
+            let ds: Double = 30 * tau2 - 60 * tau3 + 30 * tau2 * tau2
+            let dds: Double = 60 * tau - 180 * tau2 + 120 * tau3
+            angle += driftDegrees * s
+            rate += driftDegrees * ds / driftSeconds
+            acceleration += driftDegrees * dds / (driftSeconds * driftSeconds)
+        }
+        return (angle, rate, acceleration)
+    }
+
+    /// Knee acceleration in world axes, m/s²: the knee is at L(cos φ, 0, sin φ) from the hip.
     func kneeAcceleration(atSeconds t: Double) -> SIMD3<Double> {
-        guard amplitudeDegrees != 0, frequencyHz > 0 else { return .zero }
-        let omega = 2 * Double.pi * frequencyHz
-        let amplitude = amplitudeDegrees * .pi / 180
-        let phi = amplitude * sin(omega * t)
-        let dphi = amplitude * omega * cos(omega * t)
-        let ddphi = -amplitude * omega * omega * sin(omega * t)
+        let (angle, rate, acceleration) = pitch(atSeconds: t)
+        guard angle != 0 || rate != 0 else { return .zero }
+        let radians = Double.pi / 180
+        let phi = angle * radians, dphi = rate * radians, ddphi = acceleration * radians
         let l = thighLengthMeters
-        return SIMD3(
-            l * (-sin(phi) * ddphi - cos(phi) * dphi * dphi), 0,
-            l * (cos(phi) * ddphi - sin(phi) * dphi * dphi))
+        let x: Double = l * (-sin(phi) * ddphi - cos(phi) * dphi * dphi)
+        let z: Double = l * (cos(phi) * ddphi - sin(phi) * dphi * dphi)
+        return SIMD3(x, 0, z)
     }
 }

@@ -6,8 +6,9 @@ import Musl
 
 /// How the simulated sensor deviates from the truth, after the MPU-6050 product spec §6.1–6.2.
 ///
-/// reading = (1 + scale error) × truth + offset + drift × (die temperature − 25 °C) + white noise
-/// of `density × √(low-pass bandwidth)` rms per sample.
+/// reading = sensitivity × truth + offset + drift × (die temperature − 25 °C) + white noise of
+/// `density × √(low-pass bandwidth)` rms per sample, where the sensitivity matrix holds each axis's
+/// scale error on its diagonal and the cross-axis terms off it.
 public struct SensorErrorModel: Equatable, Sendable {
     /// Gyro rate noise spectral density, °/s/√Hz (datasheet 0.005).
     public var gyroNoiseDensity: Double
@@ -17,23 +18,24 @@ public struct SensorErrorModel: Equatable, Sendable {
     public var gyroOffsetDPS: SIMD3<Double>
     /// Accelerometer zero-g output at 25 °C, g (datasheet ±0.05 x/y, ±0.08 z).
     public var accelOffsetG: SIMD3<Double>
-    /// Sensitivity error as a fraction, e.g. 0.01 = reads 1 % high (datasheet ±3 %).
-    public var gyroScaleError: SIMD3<Double>
-    /// Accelerometer sensitivity error as a fraction (datasheet ±3 %).
-    public var accelScaleError: SIMD3<Double>
+    /// Gyro reading per true rate (datasheet: sensitivity ±3 %, cross-axis ±2 %).
+    public var gyroSensitivity: SensitivityMatrix
+    /// Accelerometer reading per true specific force (datasheet: sensitivity ±3 %, cross-axis ±2 %).
+    public var accelSensitivity: SensitivityMatrix
     /// Change of the gyro offset per °C, °/s/°C (datasheet ±20 °/s over −40…85 °C).
     public var gyroOffsetDriftPerCelsius: SIMD3<Double>
     /// Change of the accelerometer offset per °C, g/°C (datasheet ±35/±60 mg over 0…70 °C).
     public var accelOffsetDriftPerCelsius: SIMD3<Double>
-    /// Sample-clock error as a fraction; positive runs fast (PLL: about ±1 %).
+    /// Sample-clock error as a fraction; positive runs fast (PLL: about ±1 %). The samples come
+    /// that much more often than the configured rate, while the driver's timestamps assume it.
     public var sampleClockError: Double
     /// Die temperature over time; drives the offset drift and TEMP_OUT.
     public var temperature: DieTemperature
 
     public init(
         gyroNoiseDensity: Double = 0, accelNoiseDensity: Double = 0, gyroOffsetDPS: SIMD3<Double> = .zero,
-        accelOffsetG: SIMD3<Double> = .zero, gyroScaleError: SIMD3<Double> = .zero,
-        accelScaleError: SIMD3<Double> = .zero, gyroOffsetDriftPerCelsius: SIMD3<Double> = .zero,
+        accelOffsetG: SIMD3<Double> = .zero, gyroSensitivity: SensitivityMatrix = .identity,
+        accelSensitivity: SensitivityMatrix = .identity, gyroOffsetDriftPerCelsius: SIMD3<Double> = .zero,
         accelOffsetDriftPerCelsius: SIMD3<Double> = .zero, sampleClockError: Double = 0,
         temperature: DieTemperature = .constant(25)
     ) {
@@ -41,8 +43,8 @@ public struct SensorErrorModel: Equatable, Sendable {
         self.accelNoiseDensity = accelNoiseDensity
         self.gyroOffsetDPS = gyroOffsetDPS
         self.accelOffsetG = accelOffsetG
-        self.gyroScaleError = gyroScaleError
-        self.accelScaleError = accelScaleError
+        self.gyroSensitivity = gyroSensitivity
+        self.accelSensitivity = accelSensitivity
         self.gyroOffsetDriftPerCelsius = gyroOffsetDriftPerCelsius
         self.accelOffsetDriftPerCelsius = accelOffsetDriftPerCelsius
         self.sampleClockError = sampleClockError
@@ -55,23 +57,79 @@ public struct SensorErrorModel: Equatable, Sendable {
     /// Datasheet noise only: no offsets, scale errors or drift.
     public static let noiseOnly = SensorErrorModel(gyroNoiseDensity: 0.005, accelNoiseDensity: 400e-6)
 
-    /// Datasheet noise plus offsets, scale errors, drift and clock error drawn from `seed`: each a
-    /// normal with the datasheet tolerance as 3σ, clipped to the tolerance. The die warms from 28 to
-    /// 34 °C with a 5-minute time constant.
+    /// Datasheet noise plus offsets, sensitivity and cross-axis errors, drift and clock error drawn
+    /// from `seed`: each a normal with the datasheet tolerance as 3σ, clipped to the tolerance. The
+    /// die warms from 28 to 34 °C with a 5-minute time constant.
     public static func datasheet(seed: UInt64) -> SensorErrorModel {
         var random = SplitMix64(seed: seed ^ 0x5EED_0FF5_E7E7_0000)
         func draw(_ tolerance: SIMD3<Double>) -> SIMD3<Double> {
             let g = SIMD3(random.nextGaussian(), random.nextGaussian(), random.nextGaussian())
             return (g * tolerance / 3).clamped(lowerBound: -tolerance, upperBound: tolerance)
         }
+        let gyroOffset = draw([20, 20, 20]), accelOffset = draw([0.05, 0.05, 0.08])
+        let gyroScale = draw(Self.sensitivityTolerance), accelScale = draw(Self.sensitivityTolerance)
+        let gyroDrift = draw([0.16, 0.16, 0.16]), accelDrift = draw([0.0005, 0.0005, 0.00086])
+        let clock = draw([0.01, 0, 0]).x
+        let gyroCross = (draw(Self.crossAxisTolerance), draw(Self.crossAxisTolerance))
+        let accelCross = (draw(Self.crossAxisTolerance), draw(Self.crossAxisTolerance))
         return SensorErrorModel(
-            gyroNoiseDensity: 0.005, accelNoiseDensity: 400e-6,
-            gyroOffsetDPS: draw([20, 20, 20]), accelOffsetG: draw([0.05, 0.05, 0.08]),
-            gyroScaleError: draw([0.03, 0.03, 0.03]), accelScaleError: draw([0.03, 0.03, 0.03]),
-            gyroOffsetDriftPerCelsius: draw([0.16, 0.16, 0.16]),
-            accelOffsetDriftPerCelsius: draw([0.0005, 0.0005, 0.00086]),
-            sampleClockError: draw([0.01, 0, 0]).x,
+            gyroNoiseDensity: 0.005, accelNoiseDensity: 400e-6, gyroOffsetDPS: gyroOffset, accelOffsetG: accelOffset,
+            gyroSensitivity: SensitivityMatrix(scaleError: gyroScale, above: gyroCross.0, below: gyroCross.1),
+            accelSensitivity: SensitivityMatrix(scaleError: accelScale, above: accelCross.0, below: accelCross.1),
+            gyroOffsetDriftPerCelsius: gyroDrift, accelOffsetDriftPerCelsius: accelDrift, sampleClockError: clock,
             temperature: DieTemperature(startCelsius: 28, settledCelsius: 34, timeConstantSeconds: 300))
+    }
+
+    /// Datasheet sensitivity tolerance of each axis (±3 %).
+    public static let sensitivityTolerance = SIMD3<Double>(0.03, 0.03, 0.03)
+    /// Datasheet cross-axis sensitivity (±2 %).
+    public static let crossAxisTolerance = SIMD3<Double>(0.02, 0.02, 0.02)
+}
+
+/// A sensor's reading per unit of true input, by rows: 1 + scale error on the diagonal, the
+/// cross-axis sensitivities (including the die's misalignment to the package) off it.
+public struct SensitivityMatrix: Equatable, Sendable {
+    public var row0: SIMD3<Double>
+    public var row1: SIMD3<Double>
+    public var row2: SIMD3<Double>
+
+    public init(rows row0: SIMD3<Double>, _ row1: SIMD3<Double>, _ row2: SIMD3<Double>) {
+        self.row0 = row0
+        self.row1 = row1
+        self.row2 = row2
+    }
+
+    /// - Parameters:
+    ///   - scaleError: Of each axis, as a fraction (0.01 = reads 1 % high).
+    ///   - above: The terms above the diagonal: xy, xz, yz (row, column).
+    ///   - below: The terms below it: yx, zx, zy.
+    public init(scaleError: SIMD3<Double> = .zero, above: SIMD3<Double> = .zero, below: SIMD3<Double> = .zero) {
+        self.init(
+            rows: SIMD3(1 + scaleError.x, above.x, above.y), SIMD3(below.x, 1 + scaleError.y, above.z),
+            SIMD3(below.y, below.z, 1 + scaleError.z))
+    }
+
+    public static let identity = SensitivityMatrix()
+
+    /// Each axis's scale error (the diagonal minus 1).
+    public var scaleError: SIMD3<Double> {
+        SIMD3(row0.x, row1.y, row2.z) - 1
+    }
+
+    /// The same matrix with the off-diagonal terms removed.
+    public var diagonalOnly: SensitivityMatrix {
+        SensitivityMatrix(scaleError: scaleError)
+    }
+
+    /// The same matrix with only the off-diagonal terms.
+    public var crossAxisOnly: SensitivityMatrix {
+        SensitivityMatrix(above: SIMD3(row0.y, row0.z, row1.z), below: SIMD3(row1.x, row2.x, row2.y))
+    }
+
+    /// `M v`.
+    public static func * (m: SensitivityMatrix, v: SIMD3<Double>) -> SIMD3<Double> {
+        let x = (m.row0 * v).sum(), y = (m.row1 * v).sum(), z = (m.row2 * v).sum()
+        return SIMD3(x, y, z)
     }
 }
 

@@ -93,12 +93,12 @@ extension SimulatedMPU6050 {
 
         let gyroSigma = errors.gyroNoiseDensity * gyroBandwidth.squareRoot()
         let accelSigma = errors.accelNoiseDensity * accelBandwidth.squareRoot()
-        let rate =
-            (1 + errors.gyroScaleError) * trueRate + errors.gyroOffsetDPS
-            + errors.gyroOffsetDriftPerCelsius * warming + gyroSigma * Self.gaussian3(&noise)
-        let force =
-            (1 + errors.accelScaleError) * trueForce + errors.accelOffsetG
-            + errors.accelOffsetDriftPerCelsius * warming + accelSigma * Self.gaussian3(&noise)
+        let gyroOffset: SIMD3<Double> = errors.gyroOffsetDPS + errors.gyroOffsetDriftPerCelsius * warming
+        let gyroNoise: SIMD3<Double> = gyroSigma * Self.gaussian3(&noise)
+        let rate: SIMD3<Double> = errors.gyroSensitivity * trueRate + gyroOffset + gyroNoise
+        let accelOffset: SIMD3<Double> = errors.accelOffsetG + errors.accelOffsetDriftPerCelsius * warming
+        let accelNoise: SIMD3<Double> = accelSigma * Self.gaussian3(&noise)
+        let force: SIMD3<Double> = errors.accelSensitivity * trueForce + accelOffset + accelNoise
 
         let gyroRange = MPU6050Configuration.GyroRange(
             rawValue: (registers[Int(MPU6050Register.gyroConfiguration)] >> 3) & 0x03) ?? .dps250

@@ -12,7 +12,7 @@ struct CalibrateCommandTests {
         let romdev = try InProcessRomdev()
         let output = try romdev.run(["calibrate", "--simulate", "--seed", "2"])
         let prompts = output.split(separator: "\n").filter { $0.first?.isNumber == true }.map { $0.prefix(2) }
-        #expect(prompts == ["1.", "2.", "2.", "2.", "2.", "2.", "3.", "4."])
+        #expect(prompts == ["1.", "2.", "2.", "2.", "2.", "2.", "2.", "3.", "4."])
         #expect(output.hasSuffix("Saved to \(defaultPath(romdev)).\n"))
         let data = try #require(FileManager.default.contents(atPath: defaultPath(romdev)))
         let calibration = try Calibration(json: data)
@@ -91,6 +91,60 @@ struct CalibrateCommandTests {
             file: CalibrationFile(explicitPath: nil, store: StoreOptions(path: nil), in: romdev.context), now: Date())
         #expect(newer.status == .invalid)
         #expect(newer.detail.contains("format version 7"))
+    }
+
+    /// A recorded simulated calibration, replayed, gives what calibrating the simulated sensor live
+    /// gives; a recorded measurement then replays with it to the true range.
+    @Test func calibratesFromARecordingAsLiveAndTheWholeChainReplays() throws {
+        let romdev = try InProcessRomdev()
+        let directory = romdev.directory.path
+        try romdev.run(["record", "--simulate=calibration", "--seed", "3", "--seconds", "70", "--output", directory + "/cal.csv"])
+        let output = try romdev.run(["calibrate", "--replay", directory + "/cal.csv", "--calibration", directory + "/replayed.json"])
+        let prompts = output.split(separator: "\n").filter { $0.hasPrefix("At ") }.map { $0.split(separator: " ")[3] }
+        #expect(prompts == ["2.", "2.", "2.", "2.", "2.", "2.", "3.", "4.", "Done."])
+        #expect(output.hasSuffix("Saved to \(directory)/replayed.json.\n"))
+        try romdev.run(["calibrate", "--simulate", "--seed", "3", "--calibration", directory + "/live.json"])
+        let replayed = try Calibration(json: try #require(FileManager.default.contents(atPath: directory + "/replayed.json")))
+        let live = try Calibration(json: try #require(FileManager.default.contents(atPath: directory + "/live.json")))
+        // The same samples, but the CSV rounds them (10 µg, 0.1 m°/s).
+        #expect((replayed.gyroBias - live.gyroBias).maximumMagnitude < 0.005)
+        #expect((replayed.accelerometerOffset - live.accelerometerOffset).maximumMagnitude < 1e-4)
+        #expect((replayed.gyroMatrix - live.gyroMatrix).maximumMagnitude < 5e-4)
+        #expect((replayed.accelerometerMatrix - live.accelerometerMatrix).maximumMagnitude < 5e-4)
+        let replayedMounting = try #require(replayed.mounting), liveMounting = try #require(live.mounting)
+        #expect(replayedMounting.shinAxis.angle(to: liveMounting.shinAxis) * 180 / .pi < 0.1)
+        #expect(replayedMounting.hingeAxis.angle(to: liveMounting.hingeAxis) * 180 / .pi < 0.5)
+
+        try romdev.run(["record", "--simulate=knee-extension", "--seed", "3", "--seconds", "14", "--output", directory + "/ext.csv"])
+        let result = try romdev.run(["replay", directory + "/ext.csv", "--calibration", directory + "/replayed.json", "--json"])
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(result.utf8)) as? [String: Any])
+        let range = try #require(json["range"] as? Double), reference = try #require(json["reference_range"] as? Double)
+        #expect(abs(range - reference) < 1)
+        #expect(json["ended"] as? String == "returned")
+    }
+
+    @Test func aRecordingThatEndsEarlyNamesTheStepAndSavesNothing() throws {
+        let romdev = try InProcessRomdev()
+        let recording = romdev.directory.path + "/short.csv"
+        try romdev.run(["record", "--simulate=calibration", "--seed", "2", "--seconds", "15", "--output", recording])
+        let failure = try #require(romdev.failure(["calibrate", "--replay", recording]) as? CommandFailure)
+        #expect(failure.what == "calibration incomplete")
+        #expect(failure.why?.contains("during step 2, the faces (") == true)
+        #expect(!FileManager.default.fileExists(atPath: defaultPath(romdev)))
+    }
+
+    @Test func aMalformedRecordingNamesItsLine() throws {
+        let romdev = try InProcessRomdev()
+        let recording = romdev.directory.path + "/bad.csv"
+        let text = ReplayCommandTests.extensionCSV().replacingOccurrences(of: "\n0.02,", with: "\n0.02,x")
+        try text.write(toFile: recording, atomically: true, encoding: .utf8)
+        let failure = try #require(romdev.failure(["calibrate", "--replay", recording]) as? CommandFailure)
+        #expect(failure.what == "\(recording) is not a valid recording")
+        #expect(failure.why?.hasPrefix("line 4, column 2:") == true)
+    }
+
+    @Test func replayDoesNotCombineWithSimulate() {
+        #expect(throws: UsageError.self) { try Romdev.tool.parse(["calibrate", "--replay", "x.csv", "--simulate"]) }
     }
 
     @Test func aBadSecondsValueIsAUsageError() {

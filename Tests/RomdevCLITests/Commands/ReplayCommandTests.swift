@@ -68,9 +68,9 @@ struct ReplayCommandTests {
         let missing = try #require(romdev.failure(["replay", romdev.directory.path + "/none.csv"]) as? CommandFailure)
         #expect(missing.why == "no such file")
         let file = try write(Self.extensionCSV(), "extension.csv", in: romdev)
-        let calibration = try write(#"{"version": 2}"#, "calibration.json", in: romdev)
+        let calibration = try write(#"{"version": 3}"#, "calibration.json", in: romdev)
         let foreign = try #require(romdev.failure(["replay", file, "--calibration", calibration]) as? CommandFailure)
-        #expect(foreign.why == "it has format version 2; this romdev reads version 1")
+        #expect(foreign.why == "it has format version 3; this romdev reads versions 1 and 2")
     }
 
     @Test func aMissingFileArgumentIsAUsageError() {
