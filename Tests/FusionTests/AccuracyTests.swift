@@ -40,22 +40,24 @@ struct AccuracyTests {
         #expect(summary.flagged >= 4)
     }
 
-    /// Still thigh, every sensor error: the calibrated range within the bounds of the target.
-    @Test func aStillThighWithEverySensorErrorIsFlaggedNowhere() throws {
+    /// A still thigh is not flagged unsteady, even with the accelerometer's offsets drifting as the
+    /// die warms; the calibrated range stays within the target's 0.5°.
+    @Test func aStillThighIsNotFlagged() throws {
         let outcomes = try (1...UInt64(4)).map { try AccuracyTrial(seed: $0, source: .accelOffsets, calibrated: true).run() }
         let summary = AccuracySummary(outcomes)
         #expect(summary.flagged == 0)
         #expect(summary.rangeErrorMaximum <= 0.5)
     }
 
-    /// A typical part without calibration (5–30 mg offsets, ±1.5 % scale): within the 2° the
-    /// uncalibrated device is allowed (1.02° at most on these seeds).
+    /// A typical part without calibration (5–30 mg offsets, ±1.5 % scale): within the 1.5° p95 the
+    /// uncalibrated device is allowed (1.03° at most over the bench's 100 sessions). Anchoring such
+    /// a part to its accelerometer in every pose would give 2.0° on these seeds.
     @Test func aTypicalUncalibratedPartStaysWithinBounds() throws {
         let outcomes = try (1...UInt64(6)).map {
             try AccuracyTrial(seed: $0, source: .typicalPart, calibrated: false).run()
         }
         let summary = AccuracySummary(outcomes)
         #expect(summary.returned == 6)
-        #expect(summary.rangeErrorMaximum <= 2.0)
+        #expect(summary.rangeErrorMaximum <= 1.5)
     }
 }
