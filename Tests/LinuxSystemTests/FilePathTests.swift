@@ -1,0 +1,81 @@
+import Foundation
+import Glibc
+import LinuxSystem
+import Testing
+
+struct FilePathTests {
+    /// dirname(3) and basename(3) on the paths that crashed NSString: one character, dots, a
+    /// trailing slash, a tilde.
+    @Test(arguments: [
+        ("b", ".", "b"), (".", ".", "."), ("./", ".", "."), ("a/", ".", "a"), ("~", ".", "~"),
+        ("", ".", "."), ("/", "/", "/"), ("//", "/", "/"), ("/a", "/", "a"), ("/a/b", "/a", "b"),
+        ("a//b//", "a", "b"), ("../x", "..", "x"), ("dir/c.sqlite", "dir", "c.sqlite"),
+    ])
+    func directoryAndLastComponent(path: String, directory: String, last: String) {
+        #expect(FilePath(path).directory == directory)
+        #expect(FilePath(path).lastComponent == last)
+    }
+
+    @Test(arguments: ["", ".", "./", "a/", "..", "x/..", "/", "a/."])
+    func pathsThatCannotNameAFile(path: String) {
+        #expect(FilePath(path).problemAsFileName != nil)
+    }
+
+    @Test(arguments: ["b", "~", "-", "a/b", "/dev/null", ".hidden"])
+    func pathsThatNameAFile(path: String) {
+        #expect(FilePath(path).problemAsFileName == nil)
+    }
+
+    @Test func fileTypes() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("filepath-\(getpid())").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let fifo = directory + "/fifo"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let link = directory + "/link"
+        #expect(symlink(fifo, link) == 0)
+        #expect(try FilePath(fifo).fileType(followingLinks: false) == .fifo)
+        #expect(try FilePath(link).fileType(followingLinks: false) == .symbolicLink)
+        #expect(try FilePath(link).fileType(followingLinks: true) == .fifo)
+        #expect(try FilePath(directory).fileType(followingLinks: false) == .directory)
+        #expect(try FilePath("/dev/null").fileType(followingLinks: false) == .characterDevice)
+        #expect(try FilePath(directory + "/none").fileType(followingLinks: false) == nil)
+    }
+
+    /// A FIFO or directory is refused on the descriptor, before any read could block.
+    @Test func readRegularFileRefusesOtherTypes() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("readfile-\(getpid())").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let fifo = directory + "/fifo"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        #expect(throws: FileReadError.notRegularFile(.fifo)) { try FilePath(fifo).readRegularFile(limit: 10) }
+        #expect(throws: FileReadError.notRegularFile(.directory)) { try FilePath(directory).readRegularFile(limit: 10) }
+        #expect(throws: FileReadError.notRegularFile(.characterDevice)) {
+            try FilePath("/dev/null").readRegularFile(limit: 10)
+        }
+        #expect(throws: FileReadError.cannotOpen(.noSuchFileOrDirectory)) {
+            try FilePath(directory + "/none").readRegularFile(limit: 10)
+        }
+        let file = directory + "/file"
+        try "hello".write(toFile: file, atomically: false, encoding: .utf8)
+        #expect(try FilePath(file).readRegularFile(limit: 5) == Array("hello".utf8))
+        #expect(throws: FileReadError.tooLarge(limit: 4)) { try FilePath(file).readRegularFile(limit: 4) }
+    }
+}
+
+struct TerminalTextTests {
+    @Test func controlCharactersAreEscapedButNewlinesTabsAndLettersKept() {
+        #expect(TerminalText.escapingControlCharacters("a\u{1B}[2Jb") == "a\\u{1B}[2Jb")
+        #expect(TerminalText.escapingControlCharacters("x\ry\u{7F}z\u{9B}") == "x\\u{D}y\\u{7F}z\\u{9B}")
+        #expect(TerminalText.escapingControlCharacters("Zoë\tMüller\n") == "Zoë\tMüller\n")
+    }
+
+    @Test func excerptsCutLongInputAndSayHowLong() {
+        let long = String(repeating: "x", count: 262_144)
+        let excerpt = TerminalText.excerpt(long)
+        #expect(excerpt == String(repeating: "x", count: TerminalText.excerptLimit) + "… (262144 characters)")
+        #expect(TerminalText.excerpt("short") == "short")
+        #expect(TerminalText.excerpt("\u{1B}") == "\\u{1B}")
+    }
+}
