@@ -1,4 +1,5 @@
 import Foundation
+import Care
 import GPIO
 
 /// One key of the configuration file: its name, the comment printed above it, how its value is
@@ -173,7 +174,7 @@ public struct ConfigurationKey: Sendable {
                 zone (set by 'romdev init --tz').
                 """,
             read: { value, draft throws(ConfigurationValueError) in
-                guard let zone = TimeZone(identifier: value) else {
+                guard let zone = TimeZone(careIdentifier: value) else {
                     throw ConfigurationValueError("unknown time zone; expected an IANA name such as Europe/Berlin")
                 }
                 draft.configuration.timeZone = zone
@@ -272,6 +273,9 @@ enum LineValue: Equatable {
     init(_ text: String) throws(ConfigurationValueError) {
         if let offset = UInt32(text) {
             self = .offset(offset)
+        } else if !text.isEmpty, text.allSatisfy({ $0.isASCII && $0.isNumber }) {
+            // All digits is an offset, never a line name, however large.
+            throw ConfigurationValueError("a line offset is at most \(UInt32.max)")
         } else if !text.isEmpty, text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") }) {
             self = .name(text)
         } else {
