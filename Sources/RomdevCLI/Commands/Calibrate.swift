@@ -36,13 +36,13 @@ extension Command {
             + [CalibrationFile.option] + StoreOptions.options,
         make: { values in
             let seconds = try values.value(CalibrateAction.secondsOption) { text -> Double? in
-                guard let seconds = Double(text), (1...60).contains(seconds) else { return nil }
+                guard let seconds = NumberArgument.decimal(text), (1...60).contains(seconds) else { return nil }
                 return seconds
             }
             return CalibrateAction(
                 biasSeconds: seconds ?? 3, source: try SensorSource(values, defaultScenario: "calibration"),
-                calibrationPath: try values.value(CalibrationFile.option) { $0.isEmpty ? nil : $0 },
-                store: StoreOptions(values))
+                calibrationPath: try values.value(CalibrationFile.option, PathArgument.file),
+                store: try StoreOptions(values))
         })
 }
 
@@ -63,12 +63,12 @@ struct CalibrateAction: CommandAction, Equatable {
             context.output.line("Calibrated by the romdev daemon: \(reply.message)")
             return
         }
-        let file = CalibrationFile(explicitPath: calibrationPath, store: store, in: context)
+        let file = try CalibrationFile(explicitPath: calibrationPath, store: store, in: context)
         context.output.line("Calibrating the sensor on \(source.label); the result goes to \(file.path).")
         let calibration = try calibrateSensor(clock: context.sensorClock, output: PromptOutput(context.output))
         try attempt("could not save the calibration to \(file.path)") {
-            let directory = (file.path as NSString).deletingLastPathComponent
-            if !directory.isEmpty {
+            let directory = FilePath(file.path).directory
+            if directory != "." {
                 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             }
             try AtomicFile.write(String(decoding: calibration.json(), as: UTF8.self) + "\n", to: file.path)

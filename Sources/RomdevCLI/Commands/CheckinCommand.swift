@@ -34,13 +34,12 @@ struct CheckinCommand: CommandAction, Hashable {
         painScore = try values.required(Self.pain, Self.number)
         sleepHours = try values.required(Self.sleep, Self.number)
         day = try values.value(Self.date, DateArgument.parse)
-        store = StoreOptions(values)
+        store = try StoreOptions(values)
     }
 
-    /// A finite decimal number; ranges are the care rules' to check.
+    /// A decimal number; ranges are the care rules' to check.
     static func number(_ text: String) -> Double? {
-        guard let value = Double(text), value.isFinite else { return nil }
-        return value
+        NumberArgument.decimal(text)
     }
 
     func run(in context: CommandContext) throws {

@@ -94,9 +94,9 @@ struct DaemonCommand: CommandAction, Equatable {
     }
 
     init(_ values: ParsedValues) throws {
-        configPath = try values.required(Self.config) { $0.isEmpty ? nil : $0 }
+        configPath = try values.required(Self.config, PathArgument.file)
         configGiven = !values.strings(Self.config).isEmpty
-        store = StoreOptions(values)
+        store = try StoreOptions(values)
         let simulation = try Self.simulation(values)
         switch (values.isSet(Self.printConfig), values.isSet(Self.checkConfig)) {
         case (true, true):
@@ -126,7 +126,7 @@ struct DaemonCommand: CommandAction, Equatable {
             startAt: try values.value(startAt, DateArgument.parse),
             exitAfter: try values.value(exitAfter) { text -> Int? in Int(text).flatMap { $0 >= 1 ? $0 : nil } },
             timeScale: try values.value(timeScale) { text -> Double? in
-                Double(text).flatMap { (1...1000).contains($0) ? $0 : nil }
+                NumberArgument.decimal(text).flatMap { (1...1000).contains($0) ? $0 : nil }
             } ?? 1)
     }
 

@@ -26,11 +26,11 @@ extension Command {
         options: [RecordAction.secondsOption, RecordAction.outputOption] + SensorSource.options(defaultScenario: "knee-extension"),
         make: { values in
             let seconds = try values.required(RecordAction.secondsOption) { text -> Double? in
-                guard let seconds = Double(text), seconds > 0, seconds <= 86_400 else { return nil }
+                guard let seconds = NumberArgument.decimal(text), seconds >= 0.1, seconds <= 86_400 else { return nil }
                 return seconds
             }
             return RecordAction(
-                seconds: seconds, outputPath: try values.required(RecordAction.outputOption) { $0.isEmpty ? nil : $0 },
+                seconds: seconds, outputPath: try values.required(RecordAction.outputOption, PathArgument.file),
                 source: try SensorSource(values, defaultScenario: "knee-extension"))
         })
 }
@@ -38,7 +38,7 @@ extension Command {
 /// `romdev record --seconds N --output FILE.csv` with its sensor options.
 public struct RecordAction: CommandAction, Equatable {
     static let secondsOption = Option.value(
-        "seconds", valueName: "seconds", help: "How long to record: more than 0, at most 86400.", isRequired: true)
+        "seconds", valueName: "seconds", help: "How long to record: from 0.1 to 86400.", isRequired: true)
     static let outputOption = Option.value(
         "output", valueName: "file", help: "The CSV file to create; it must not exist.", isRequired: true)
 

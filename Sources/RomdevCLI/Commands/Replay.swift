@@ -32,10 +32,10 @@ extension Command {
         make: { values in
             ReplayAction(
                 recordingPath: try values.required(ReplayAction.fileArgument),
-                calibrationPath: try values.value(CalibrationFile.option) { $0.isEmpty ? nil : $0 },
+                calibrationPath: try values.value(CalibrationFile.option, PathArgument.file),
                 json: values.isSet(ReplayAction.jsonOption),
-                tracePath: try values.value(ReplayAction.traceOption) { $0.isEmpty ? nil : $0 },
-                store: StoreOptions(values))
+                tracePath: try values.value(ReplayAction.traceOption, PathArgument.file),
+                store: try StoreOptions(values))
         })
 }
 
@@ -62,7 +62,7 @@ public struct ReplayAction: CommandAction, Equatable {
     }
 
     public func run(in context: CommandContext) throws {
-        let calibrationFile = CalibrationFile(explicitPath: calibrationPath, store: store, in: context)
+        let calibrationFile = try CalibrationFile(explicitPath: calibrationPath, store: store, in: context)
         let loaded = try calibrationFile.load()
         let calibration = loaded ?? .identity
         let text = try Self.readText(at: recordingPath)

@@ -21,11 +21,13 @@ struct RomdevProcess {
         return candidates[0].appendingPathComponent("romdev")
     }()
 
-    /// Runs `romdev arguments…` with exactly `environment` (plus PATH) and returns its status and output.
-    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Result {
+    /// Runs `romdev arguments…` with exactly `environment` (plus PATH), in `directory` when given,
+    /// and returns its status and output.
+    static func run(_ arguments: [String], environment: [String: String] = [:], in directory: String? = nil) throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         var env = environment
         env["PATH"] = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         env["TZ"] = env["TZ"] ?? "UTC"
