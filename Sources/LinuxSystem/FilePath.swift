@@ -37,14 +37,23 @@ public struct FilePath: Hashable, Sendable, CustomStringConvertible {
         return String(decoding: bytes[start...], as: UTF8.self)
     }
 
-    /// Why this path cannot name a file to create or replace, or nil when it can: it is empty,
-    /// ends with `/`, or its last component is `.` or `..` (each names a directory).
-    public var problemAsFileName: String? {
+    /// Why no file can be at this path, or nil: it is empty, holds a NUL byte, or is longer than
+    /// Linux resolves (`PATH_MAX`, 4096 bytes with the terminating NUL).
+    public var problemAsPath: String? {
         if rawValue.isEmpty { return "the path is empty" }
+        if rawValue.utf8.contains(0) { return "it contains a NUL byte" }
+        if rawValue.utf8.count >= Int(PATH_MAX) { return "it is longer than \(PATH_MAX - 1) bytes, the longest path Linux opens" }
+        return nil
+    }
+
+    /// Why this path cannot name a file to create or replace, or nil when it can: a
+    /// ``problemAsPath``, or it ends with `/` or its last component is `.` or `..` (each names a
+    /// directory).
+    public var problemAsFileName: String? {
+        if let problem = problemAsPath { return problem }
         if rawValue.hasSuffix("/") || lastComponent == "." || lastComponent == ".." {
             return "it names a directory, not a file"
         }
-        if rawValue.utf8.contains(0) { return "it contains a NUL byte" }
         return nil
     }
 

@@ -21,6 +21,13 @@ struct FilePathTests {
         #expect(FilePath(path).problemAsFileName != nil)
     }
 
+    /// Nothing longer than PATH_MAX can be opened, so such a path is refused before it is echoed.
+    @Test func pathsLongerThanLinuxOpensAreRefused() {
+        #expect(FilePath(String(repeating: "a", count: 4095)).problemAsPath == nil)
+        #expect(FilePath(String(repeating: "a", count: 4096)).problemAsPath?.contains("longer than 4095 bytes") == true)
+        #expect(FilePath(String(repeating: "é", count: 2048)).problemAsFileName != nil)
+    }
+
     @Test(arguments: ["b", "~", "-", "a/b", "/dev/null", ".hidden"])
     func pathsThatNameAFile(path: String) {
         #expect(FilePath(path).problemAsFileName == nil)

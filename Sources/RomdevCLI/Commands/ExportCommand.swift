@@ -41,7 +41,7 @@ struct ExportCommand: CommandAction, Hashable {
 
     init(_ values: ParsedValues) throws {
         store = try StoreOptions(values)
-        if let directory = try values.value(Self.to, { $0.isEmpty ? nil : $0 }) {
+        if let directory = try values.value(Self.to, PathArgument.any) {
             guard values.string(Self.format) == nil, values.string(Self.output) == nil else {
                 throw UsageError("--to writes both formats; leave out '--format' and '--output'")
             }

@@ -1,7 +1,8 @@
 import CareStorage
 import LinuxSystem
 
-/// A file named on the command line (`--store`, `--output`, `--trace`, `--calibration`, `--config`), checked
+/// A file named on the command line (`--store`, `--output`, `--trace`, `--calibration`, `--config`,
+/// a recording, `--to`, `--bus`), checked
 /// when parsed so that an empty value or a directory is a usage error, not a failure halfway
 /// through a command.
 enum PathArgument {
@@ -9,6 +10,13 @@ enum PathArgument {
     /// - Throws: an error saying why not (empty, ends with `/`, `.` or `..`).
     static func file(_ text: String) throws -> String {
         if let problem = FilePath(text).problemAsFileName { throw PathProblem(description: problem) }
+        return text
+    }
+
+    /// For ``ParsedValues`` transforms: the path, when it can name a directory or device.
+    /// - Throws: an error saying why not (empty, too long).
+    static func any(_ text: String) throws -> String {
+        if let problem = FilePath(text).problemAsPath { throw PathProblem(description: problem) }
         return text
     }
 

@@ -18,7 +18,7 @@ import Testing
         return try RomdevProcess.run(arguments, environment: environment, in: directory.path)
     }
 
-    @Test func oneCharacterStoresOutputsTracesAndCalibrations() throws {
+    @Test func oneCharacterStoresOutputsAndTraces() throws {
         let initialised = try run(["init"], store: "c")
         #expect(initialised.status == 0, "\(initialised.stderr)")
         #expect(FileManager.default.fileExists(atPath: directory.path + "/c"))
@@ -37,9 +37,6 @@ import Testing
         #expect(replayed.status == 0, "\(replayed.stderr)")
         #expect(FileManager.default.fileExists(atPath: directory.path + "/t"))
 
-        let calibrated = try run(["calibrate", "--simulate", "--calibration", "q"], store: "c")
-        #expect(calibrated.status == 0, "\(calibrated.stderr)")
-        #expect(FileManager.default.fileExists(atPath: directory.path + "/q"))
     }
 
     @Test(arguments: [".", "./", "a/", "~", "~/care.sqlite"])
