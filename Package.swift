@@ -62,7 +62,7 @@ let package = Package(
             name: "KernelTests", dependencies: ["Sensor", "GPIO", "LinuxSystem", "romdev"], exclude: ["Guest"]),
         .testTarget(
             name: "RomdevCLITests",
-            dependencies: ["RomdevCLI", "CareStorage", "Care", "Sensor", "Fusion", "ServiceSupport"]),
+            dependencies: ["RomdevCLI", "CareStorage", "Care", "Sensor", "Fusion", "ServiceSupport", "SQLite"]),
     ],
     swiftLanguageModes: [.v6]
 )

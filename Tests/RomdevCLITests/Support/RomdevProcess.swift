@@ -3,7 +3,10 @@ import Foundation
 /// Runs the built `romdev` executable, as swift-argument-parser's `AssertExecuteCommand` does.
 struct RomdevProcess {
     struct Result {
+        /// The exit status, or the signal's number when `signaled`.
         var status: Int32
+        /// Whether a signal ended the process (a crash: SIGILL from a trap, SIGSEGV, SIGABRT).
+        var signaled = false
         var stdout: String
         var stderr: String
     }
@@ -44,7 +47,7 @@ struct RomdevProcess {
         group.wait()
         process.waitUntilExit()
         return Result(
-            status: process.terminationStatus,
+            status: process.terminationStatus, signaled: process.terminationReason == .uncaughtSignal,
             stdout: String(decoding: outData, as: UTF8.self),
             stderr: String(decoding: errData, as: UTF8.self))
     }
