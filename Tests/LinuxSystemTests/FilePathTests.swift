@@ -33,41 +33,44 @@ struct FilePathTests {
         #expect(FilePath(path).problemAsFileName == nil)
     }
 
-    @Test func fileTypes() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("filepath-\(getpid())").path
+    /// A fresh directory holding a FIFO `fifo`, removed afterwards.
+    private func withFIFO(_ name: String, _ body: (_ directory: String, _ fifo: String) throws -> Void) throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(getpid())").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let fifo = directory + "/fifo"
-        #expect(mkfifo(fifo, 0o600) == 0)
-        let link = directory + "/link"
-        #expect(symlink(fifo, link) == 0)
-        #expect(try FilePath(fifo).fileType(followingLinks: false) == .fifo)
-        #expect(try FilePath(link).fileType(followingLinks: false) == .symbolicLink)
-        #expect(try FilePath(link).fileType(followingLinks: true) == .fifo)
-        #expect(try FilePath(directory).fileType(followingLinks: false) == .directory)
-        #expect(try FilePath("/dev/null").fileType(followingLinks: false) == .characterDevice)
-        #expect(try FilePath(directory + "/none").fileType(followingLinks: false) == nil)
+        #expect(mkfifo(directory + "/fifo", 0o600) == 0)
+        try body(directory, directory + "/fifo")
+    }
+
+    @Test func fileTypes() throws {
+        try withFIFO("filepath") { (directory: String, fifo: String) throws(any Error) in
+            let link = directory + "/link"
+            #expect(symlink(fifo, link) == 0)
+            #expect(try FilePath(fifo).fileType(followingLinks: false) == .fifo)
+            #expect(try FilePath(link).fileType(followingLinks: false) == .symbolicLink)
+            #expect(try FilePath(link).fileType(followingLinks: true) == .fifo)
+            #expect(try FilePath(directory).fileType(followingLinks: false) == .directory)
+            #expect(try FilePath("/dev/null").fileType(followingLinks: false) == .characterDevice)
+            #expect(try FilePath(directory + "/none").fileType(followingLinks: false) == nil)
+        }
     }
 
     /// A FIFO or directory is refused on the descriptor, before any read could block.
     @Test func readRegularFileRefusesOtherTypes() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("readfile-\(getpid())").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let fifo = directory + "/fifo"
-        #expect(mkfifo(fifo, 0o600) == 0)
-        #expect(throws: FileReadError.notRegularFile(.fifo)) { try FilePath(fifo).readRegularFile(limit: 10) }
-        #expect(throws: FileReadError.notRegularFile(.directory)) { try FilePath(directory).readRegularFile(limit: 10) }
-        #expect(throws: FileReadError.notRegularFile(.characterDevice)) {
-            try FilePath("/dev/null").readRegularFile(limit: 10)
+        try withFIFO("readfile") { (directory: String, fifo: String) throws(any Error) in
+            #expect(throws: FileReadError.notRegularFile(.fifo)) { try FilePath(fifo).readRegularFile(limit: 10) }
+            #expect(throws: FileReadError.notRegularFile(.directory)) { try FilePath(directory).readRegularFile(limit: 10) }
+            #expect(throws: FileReadError.notRegularFile(.characterDevice)) {
+                try FilePath("/dev/null").readRegularFile(limit: 10)
+            }
+            #expect(throws: FileReadError.cannotOpen(.noSuchFileOrDirectory)) {
+                try FilePath(directory + "/none").readRegularFile(limit: 10)
+            }
+            let file = directory + "/file"
+            try "hello".write(toFile: file, atomically: false, encoding: .utf8)
+            #expect(try FilePath(file).readRegularFile(limit: 5) == Array("hello".utf8))
+            #expect(throws: FileReadError.tooLarge(limit: 4)) { try FilePath(file).readRegularFile(limit: 4) }
         }
-        #expect(throws: FileReadError.cannotOpen(.noSuchFileOrDirectory)) {
-            try FilePath(directory + "/none").readRegularFile(limit: 10)
-        }
-        let file = directory + "/file"
-        try "hello".write(toFile: file, atomically: false, encoding: .utf8)
-        #expect(try FilePath(file).readRegularFile(limit: 5) == Array("hello".utf8))
-        #expect(throws: FileReadError.tooLarge(limit: 4)) { try FilePath(file).readRegularFile(limit: 4) }
     }
 }
 

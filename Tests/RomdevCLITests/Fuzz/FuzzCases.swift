@@ -10,8 +10,8 @@ enum FuzzFamily: String, CaseIterable, Sendable {
     case configuration
     case calibration
     case recording
-    // Control-socket requests to a running simulated daemon belong here as a further family:
-    // each request one malformed line, the daemon still answering `status` afterwards.
+    // Control-socket requests go to one running daemon rather than to a command each:
+    // `FuzzControlRequest` and `ControlSocketFuzzTests`.
 
     func input(seed: UInt64) -> FuzzInput {
         var random = FuzzRandom(seed: seed)
@@ -317,5 +317,43 @@ enum FuzzRecording {
         let end = random.pick(["\n", "\r\n"])
         let text = ([header] + rows.map { $0.joined(separator: ",") }).joined(separator: end) + end
         return FuzzInput(arguments: ["replay", "r.csv"] + (random.chance(30) ? ["--json"] : []), files: [("r.csv", Array(text.utf8))])
+    }
+}
+
+/// Control-socket requests that are malformed, or name no request, and so must change nothing.
+/// None is a well-formed `measure`, `calibrate` or `export-done`, which would start a session.
+enum FuzzControlRequest {
+    static func bytes(seed: UInt64) -> [UInt8] {
+        var random = FuzzRandom(seed: seed)
+        let end = random.pick(["\n", "\r\n", ""])
+        switch random.below(9) {
+        case 0:
+            return (0..<(1 + random.below(300))).map { _ in UInt8(random.below(256)) } + Array(end.utf8)
+        case 1:
+            let whole = random.pick([#"{"request":"measure","limb":"left"}"#, #"{"request":"calibrate"}"#, #"{"request":"export-done","files":["a.csv"]}"#])
+            return Array(whole.utf8.prefix(1 + random.below(whole.utf8.count - 1))) + Array(end.utf8)
+        case 2:
+            return Array(random.pick([
+                #"{"request":5}"#, #"{"request":null}"#, #"{"request":"measure","limb":5}"#,
+                #"{"request":"measure","limb":"middle"}"#, #"{"request":"measure","unscheduled":"yes"}"#,
+                #"{"request":"export-done","files":5}"#, #"{"request":"export-done","files":[1,2]}"#,
+                #"{"request":"CALIBRATE"}"#, #"{"request":"status "}"#, #"{"request":"st\u0000atus"}"#,
+                #"{"request":"reboot","request":"status"}"#, #"{"request":"status","request":"reboot"}"#, #"{}"#,
+                #"[]"#, #""status""#, "1", "null", "true", "", #"{"request":"measure","limb":"left","unscheduled":true"#,
+            ]).utf8) + Array(end.utf8)
+        case 3:
+            return Array(#"{"request":"\#(random.letters(1 + random.below(20)))"}"#.utf8) + Array(end.utf8)
+        case 4:
+            let depth = 100 + random.below(3000)
+            return Array((String(repeating: #"{"a":"#, count: depth) + "1" + String(repeating: "}", count: depth)).utf8) + Array(end.utf8)
+        case 5:
+            return Array(String(repeating: random.pick(["x", " ", "{", "\""]), count: 10_000 + random.below(1_000_000)).utf8)
+        case 6:
+            return Array((#"{"request":"nope"}"# + "\n" + random.garbage(maxLength: 50) + "\n").utf8)
+        case 7:
+            return Array(#"{"request":""#.utf8) + [random.pick([0xFF, 0xC3, 0x00, 0x1B, 0x0A])] + Array(#""}"#.utf8) + Array(end.utf8)
+        default:
+            return Array(random.pick(["", "\n", "   \r\n", "\u{FEFF}{\"request\":\"status\"}\n"]).utf8)
+        }
     }
 }

@@ -105,6 +105,10 @@ final class FuzzFixture {
 
     /// Every row of every table, as sorted text: what "the store is unchanged" compares.
     func storeRows() throws -> [String] {
+        try Self.rows(of: database)
+    }
+
+    static func rows(of database: Database) throws -> [String] {
         try database.read { connection in
             var rows: [String] = []
             let tables = try connection.fetchAll("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
