@@ -23,11 +23,13 @@ public struct Recording: Hashable, Sendable {
     /// The reference angle of each sample (degrees), when the file has the truth column.
     public var truthAngles: [Double]?
 
-    /// The largest magnitude each column may hold, in the header's order: time (about 31 years of
-    /// a sensor clock), acceleration (the widest full-scale range, ±16 g), angular rate (±2000 °/s),
-    /// die temperature (the register's whole span, −60…133 °C, beyond the −40…85 °C rating) and a
-    /// reference angle (one turn).
-    public static let limits: [Double] = [1e9, 16, 16, 16, 2000, 2000, 2000, 133, 360]
+    /// The values each column may hold, in the header's order: time (about 31 years of a sensor
+    /// clock either way), acceleration (the widest full-scale range, ±16 g), angular rate
+    /// (±2000 °/s), die temperature (the register's whole span, −60…133 °C, beyond the −40…85 °C
+    /// rating) and a reference angle (one turn either way).
+    public static let limits: [ClosedRange<Double>] = [
+        -1e9...1e9, -16...16, -16...16, -16...16, -2000...2000, -2000...2000, -2000...2000, -60...133, -360...360,
+    ]
 
     /// The lowest mean accelerometer magnitude a recording may have.
     public static let minimumMeanAccelerationG = 0.5
@@ -69,8 +71,7 @@ public struct Recording: Hashable, Sendable {
                 guard let value = Double(field), value.isFinite else {
                     throw .invalidNumber(line: lineNumber, column: column + 1, text: String(field))
                 }
-                // The temperature's lower bound is its own: −60 °C, not −133.
-                guard abs(value) <= Self.limits[column], column != 7 || value >= -60 else {
+                guard Self.limits[column].contains(value) else {
                     throw .impossibleValue(line: lineNumber, column: column + 1, value: value)
                 }
                 values[column] = value
@@ -111,6 +112,8 @@ public enum RecordingError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The accelerometer's mean magnitude, far below the 1 g of gravity.
     case noGravity(meanG: Double)
 
+    private static let columnNames = (Recording.header + "," + Recording.truthColumn).split(separator: ",")
+
     /// The line the problem is on, if it is on one.
     public var line: Int? {
         switch self {
@@ -136,22 +139,13 @@ public enum RecordingError: Error, Hashable, Sendable, CustomStringConvertible {
             "line \(line): time_s does not increase"
         case let .impossibleValue(line, column, value):
             "line \(line), column \(column): \(value) is beyond what the sensor measures "
-                + "(\(Self.columnLimit(column)))"
+                + "(\(Self.columnNames[column - 1]) from \(Recording.limits[column - 1].lowerBound) to "
+                + "\(Recording.limits[column - 1].upperBound))"
         case .noSamples:
             "the file has a header but no samples"
         case let .noGravity(meanG):
             "the accelerometer reads \((meanG * 1000).rounded() / 1000) g on average; a sensor at rest or on a "
                 + "moving knee reads about 1 g (gravity), so these samples are not from a working sensor"
-        }
-    }
-
-    private static func columnLimit(_ column: Int) -> String {
-        switch column {
-        case 1: "time_s at most 1e9 s either side of 0"
-        case 2...4: "at most ±16 g"
-        case 5...7: "at most ±2000 °/s"
-        case 8: "−60 to 133 °C"
-        default: "at most ±360°"
         }
     }
 }

@@ -133,12 +133,12 @@ struct DaemonCommand: CommandAction, Equatable {
     func run(in context: CommandContext) throws {
         switch mode {
         case .printConfig:
-            context.output.write(ApplianceConfiguration.defaultFileText)
+            context.output.writeData(ApplianceConfiguration.defaultFileText)
         case .checkConfig:
             let configuration = try Self.loadConfiguration(path: configPath, mustExist: configGiven)
             let exists = FileManager.default.fileExists(atPath: configPath)
             context.output.line(exists ? "\(configPath): OK" : "\(configPath): not found, so every default applies")
-            context.output.write(configuration.fileText(withComments: false))
+            context.output.writeData(configuration.fileText(withComments: false))
         case .run(let simulation):
             let configuration = try Self.loadConfiguration(path: configPath, mustExist: configGiven)
             try DaemonLauncher(configuration: configuration, store: store, simulation: simulation).run(in: context)

@@ -5,8 +5,9 @@ import LinuxSystem
 ///
 /// Text for people (``write(_:)``, ``line(_:)``) has its control characters other than newline
 /// and tab escaped, so stored text (a consent name, a task title) or an echoed argument cannot
-/// drive the terminal. Data formats go through ``writeData(_:)`` unchanged: JSON escapes control
-/// characters itself, and CSV keeps the stored text exactly.
+/// drive the terminal. CSV and configuration files go through ``writeData(_:)`` unchanged, so CSV
+/// keeps the stored text exactly; JSON reads the same either way, as its writer escapes control
+/// characters itself.
 public final class TextOutput {
     private let sink: (String) -> Void
 
