@@ -10,7 +10,9 @@ import Testing
 /// most a few lines with control characters escaped, leave the store's rows exactly as they
 /// were and leave no file behind. Seeds are fixed, so a run is the same on every machine; a
 /// failure prints its family and seed, and `FuzzFamily.<family>.input(seed:)` rebuilds the case.
-@Suite("Fuzz: malformed input through the binary")
+// Serialized: one case at a time keeps the fuzz tier from crowding the timing-paced daemon tests
+// that run beside it on a small machine.
+@Suite("Fuzz: malformed input through the binary", .serialized)
 struct FuzzTests {
     /// Cases per family: about 650 processes, some 20 s on two cores for a debug build.
     static let cases: [FuzzFamily: Int] = [.arguments: 300, .configuration: 120, .calibration: 100, .recording: 130]
