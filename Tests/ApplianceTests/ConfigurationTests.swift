@@ -142,15 +142,21 @@ struct ConfigurationTests {
             path: "test.conf", line: 2, key: "button", message: "a line offset is at most 4294967295, got '4294967296'"))
     }
 
+    @Test func lineNamesAndValuesAreBounded() {
+        #expect(error("led = GPIO\(String(repeating: "9", count: 40))")?.message.hasPrefix("expected a line name such as GPIO17 (at most 31 characters)") == true)
+        #expect(error("store = /\(String(repeating: "a", count: 5000))") == ConfigurationError(
+            path: "test.conf", line: 1, key: "store", message: "the value is longer than 4095 bytes"))
+    }
+
     @Test func theFactoryTimeZoneIsRefused() {
         #expect(error("time_zone = Factory")?.key == "time_zone")
     }
 
     @Test func longValuesAreCutInMessages() {
-        let long = String(repeating: "9", count: 100_000)
+        let long = String(repeating: "9", count: 4000)
         let message = error("sample_rate = \(long)")?.message ?? ""
         #expect(message.count < 250)
-        #expect(message.hasSuffix("… (100000 characters)'"))
+        #expect(message.hasSuffix("… (4000 characters)'"))
     }
 
     @Test func aDirectoryOrDeviceIsNoConfigurationFile() {

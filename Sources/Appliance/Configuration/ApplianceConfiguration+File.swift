@@ -70,6 +70,11 @@ extension ApplianceConfiguration {
                 throw ConfigurationError(path: path, line: lineNumber, key: name, message: "already set on line \(earlier)")
             }
             lineOfKey[name] = lineNumber
+            // No key takes more than a path (PATH_MAX); a longer value could only be echoed back.
+            guard value.utf8.count < Int(PATH_MAX) else {
+                throw ConfigurationError(
+                    path: path, line: lineNumber, key: name, message: "the value is longer than \(PATH_MAX - 1) bytes")
+            }
             guard !value.isEmpty else {
                 throw ConfigurationError(
                     path: path, line: lineNumber, key: name,

@@ -270,16 +270,22 @@ enum LineValue: Equatable {
     case name(String)
     case offset(UInt32)
 
+    /// The kernel keeps 31 characters of a line's name (`GPIO_MAX_NAME_SIZE`, 32 with the NUL).
+    static let longestName = 31
+
     init(_ text: String) throws(ConfigurationValueError) {
         if let offset = UInt32(text) {
             self = .offset(offset)
         } else if !text.isEmpty, text.allSatisfy({ $0.isASCII && $0.isNumber }) {
             // All digits is an offset, never a line name, however large.
             throw ConfigurationValueError("a line offset is at most \(UInt32.max)")
-        } else if !text.isEmpty, text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") }) {
+        } else if !text.isEmpty, text.utf8.count <= Self.longestName,
+            text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") })
+        {
             self = .name(text)
         } else {
-            throw ConfigurationValueError("expected a line name such as GPIO17, or an offset on gpio_chip")
+            throw ConfigurationValueError(
+                "expected a line name such as GPIO17 (at most \(Self.longestName) characters), or an offset on gpio_chip")
         }
     }
 }
