@@ -70,6 +70,17 @@ public struct FilePath: Hashable, Sendable, CustomStringConvertible {
         return FileType(mode: status.st_mode)
     }
 
+    /// Creates the file for writing; nothing may be at the path, not even a dangling symbolic
+    /// link (`O_CREAT | O_EXCL`), so no file, device or FIFO is ever written through or replaced.
+    /// The mode is 0666 less the umask. The corresponding call is `open(2)`.
+    /// - Returns: The descriptor, which the caller closes.
+    /// - Throws: `Errno`: ``Errno/fileExists`` when something is there.
+    public func createNewFile() throws(Errno) -> CInt {
+        let fd = open(rawValue, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOCTTY, 0o666)
+        guard fd >= 0 else { throw Errno.current }
+        return fd
+    }
+
     /// Reads the whole file, which must be a regular file of at most `limit` bytes. The type is
     /// checked on the open descriptor, so a directory, FIFO or device never blocks or floods the
     /// caller.

@@ -55,6 +55,22 @@ struct FilePathTests {
         }
     }
 
+    /// Nothing at the path is written through or replaced, not even a dangling symbolic link.
+    @Test func createNewFileRefusesAnythingThere() throws {
+        try withFIFO("createnew") { (directory: String, fifo: String) throws(any Error) in
+            let dangling = directory + "/dangling"
+            #expect(symlink(directory + "/target", dangling) == 0)
+            for path in [fifo, dangling, directory, "/dev/null"] {
+                #expect(throws: Errno.fileExists) { try FilePath(path).createNewFile() }
+            }
+            #expect(!FileManager.default.fileExists(atPath: directory + "/target"))
+            let descriptor = try FilePath(directory + "/new").createNewFile()
+            #expect(descriptor >= 0)
+            close(descriptor)
+            #expect(try FilePath(directory + "/new").fileType(followingLinks: false) == .regular)
+        }
+    }
+
     /// A FIFO or directory is refused on the descriptor, before any read could block.
     @Test func readRegularFileRefusesOtherTypes() throws {
         try withFIFO("readfile") { (directory: String, fifo: String) throws(any Error) in

@@ -32,7 +32,7 @@ struct DaemonLauncher {
 
         // 1. The care store (created empty when missing: the daemon then waits for 'romdev init').
         let storeOptions = StoreOptions(path: store.path ?? configuration.storePath)
-        let location = try storeOptions.resolve(in: context)
+        let location = try storeOptions.checkedLocation(in: context).location
         let careStore = try attempt("could not open the care store at \(location.path)") {
             try CareStore(path: location.path, timeZone: configuration.timeZone ?? context.defaultTimeZone)
         }

@@ -60,12 +60,18 @@ public struct RecordAction: CommandAction, Equatable {
         let clock = SystemClock()
         let (sensor, simulator) = try source.openConfiguredSensor(clock: clock)
 
-        guard FileManager.default.createFile(atPath: outputPath, contents: nil),
-            let file = FileHandle(forWritingAtPath: outputPath)
-        else {
+        // Created exclusively: whatever appeared at the path since the check above is not replaced.
+        let descriptor: CInt
+        do {
+            descriptor = try FilePath(outputPath).createNewFile()
+        } catch .fileExists {
             throw CommandFailure(
-                "could not create \(outputPath)", hint: "check that the directory exists and is writable")
+                "will not overwrite \(outputPath)", hint: "choose another --output, or move the existing file away")
+        } catch {
+            throw CommandFailure(
+                "could not create \(outputPath)", why: "\(error)", hint: "check that the directory exists and is writable")
         }
+        let file = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         defer { try? file.close() }
         var header = Recording.header
         if simulator != nil { header += "," + Recording.truthColumn }

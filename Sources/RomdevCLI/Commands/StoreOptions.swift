@@ -39,6 +39,22 @@ struct StoreOptions: Hashable {
         return location
     }
 
+    /// Where the store is, and whether it exists, with nothing but a regular file there (SQLite
+    /// would wait forever on a FIFO and fail obscurely on a directory or device).
+    /// - Throws: `CommandFailure` for a path that cannot name a store file or holds something else.
+    func checkedLocation(in context: CommandContext) throws -> (location: StorePath, exists: Bool) {
+        let location = try resolve(in: context)
+        let type = try attempt("could not open the care store at \(location.path)") {
+            try FilePath(location.path).fileType(followingLinks: true)
+        }
+        if let type, type != .regular {
+            throw CommandFailure(
+                "could not open the care store at \(location.path)", why: "it is \(type), not a regular file",
+                hint: "name the store file itself, e.g. \(location.path)/\(StorePath.fileName)")
+        }
+        return (location, type != nil)
+    }
+
     private func unchecked(in context: CommandContext) -> StorePath {
         StorePath.resolve(
             option: path, environment: context.environment,
@@ -57,16 +73,8 @@ struct StoreOptions: Hashable {
     ///     store is a failure that points to `romdev init`.
     ///   - timeZone: The zone that defines days until the store records its own.
     func open(in context: CommandContext, create: Bool = false, timeZone: TimeZone? = nil) throws -> CareStore {
-        let location = try resolve(in: context)
-        let type = try attempt("could not open the care store at \(location.path)") {
-            try FilePath(location.path).fileType(followingLinks: true)
-        }
-        if let type, type != .regular {
-            throw CommandFailure(
-                "could not open the care store at \(location.path)", why: "it is \(type), not a regular file",
-                hint: "name the store file itself, e.g. \(location.path)/\(StorePath.fileName)")
-        }
-        if !create, type == nil {
+        let (location, exists) = try checkedLocation(in: context)
+        if !create, !exists {
             throw CommandFailure(
                 "no care store at \(location.path) (from \(location.source.rawValue))",
                 hint: "run 'romdev init' to create it, or choose another with --store or ROMDEV_STORE")

@@ -56,6 +56,14 @@ import Testing
         #expect(result.stderr.hasPrefix("Error: could not open the care store at /tmp: it is a directory, not a regular file"))
     }
 
+    /// SQLite would wait forever for data from a FIFO; the daemon refuses it like the commands do.
+    @Test func daemonRefusesAStoreThatIsNoRegularFile() throws {
+        #expect(mkfifo(directory.path + "/f", 0o600) == 0)
+        let result = try run(["daemon", "--simulate", "--store", "f", "--exit-after", "1"])
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix("Error: could not open the care store at f: it is a FIFO, not a regular file"))
+    }
+
     /// Writing output replaced a FIFO (or, as root, /dev/null) with a regular file.
     @Test func outputNeverReplacesAFIFO() throws {
         #expect(try run(["init"], store: "s").status == 0)
