@@ -27,10 +27,11 @@ enum FuzzFamily: String, CaseIterable, Sendable {
 /// Command lines with one slot filled by a value of the wrong kind.
 enum FuzzArguments {
     enum Slot {
-        case integer, decimal, seconds, date, pressList, outputPath, directoryPath, storePath, taskID, elementSpec, timeZone, word, option
+        case integer, decimal, seconds, date, pressList, outputPath, directoryPath, storePath, taskID, elementSpec, timeZone, word,
+            option, choice
     }
 
-    /// Each template's one `nil` is the slot. The store already holds today's check-in, so even a
+    /// Each template's `nil` is the slot; a template without one is malformed as it stands. The store already holds today's check-in, so even a
     /// check-in or a task that slipped through would be refused as a duplicate.
     static let templates: [([String?], Slot)] = [
         (["checkin", "--pain", nil, "--sleep", "7"], .integer),
@@ -62,6 +63,11 @@ enum FuzzArguments {
         (["today", nil], .word),
         ([nil], .word),
         (["task", nil], .word),
+        (["task", "update", "checkin", "--effective", nil], .date),
+        (["task", "add", "checkin", "--impacts-adherence", nil, "--element", "start=2026-06-07,every=1d"], .choice),
+        (["init", "--limb", nil], .choice),
+        (["export", "--format", nil], .choice),
+        (["today", "--json", "--json"], .word),
         (["today", "--json", nil], .option),
         (["checkin", "--pain", "5", nil, "--sleep", "7"], .option),
     ]
@@ -130,6 +136,8 @@ enum FuzzArguments {
             return random.pick(["tday", "--", "-", "-x", "help2", random.letters(1 + random.below(10))]) + "\u{1B}"
         case .option:
             return "--zz" + random.letters(1 + random.below(12))
+        case .choice:
+            return random.pick(["", "yes", "1", "TRUE", "Left", "both", "xml", "csv ", "json\u{1B}"])
         }
     }
 
