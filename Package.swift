@@ -25,7 +25,7 @@ let package = Package(
         .target(name: "LinuxSystem"),
         .target(name: "SQLite", dependencies: ["CSQLite"]),
         .target(name: "Care"),
-        .target(name: "CareStorage", dependencies: ["Care", "SQLite"]),
+        .target(name: "CareStorage", dependencies: ["Care", "SQLite", "LinuxSystem"]),
         .target(name: "Sensor", dependencies: ["CI2C", "LinuxSystem"]),
         .target(name: "Fusion"),
         .target(name: "Sampling", dependencies: ["Sensor", "Fusion"]),
@@ -44,6 +44,7 @@ let package = Package(
             name: "romdev-bench",
             dependencies: ["Care", "CareStorage", "Sensor", "Fusion", "FusionAccuracy", "Sampling", "RomdevCLI"]),
 
+        .testTarget(name: "LinuxSystemTests", dependencies: ["LinuxSystem"]),
         .testTarget(name: "CareTests", dependencies: ["Care"]),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
         .testTarget(name: "CareStorageTests", dependencies: ["CareStorage", "Care", "SQLite", "care-store-stress"]),
@@ -61,7 +62,7 @@ let package = Package(
             name: "KernelTests", dependencies: ["Sensor", "GPIO", "LinuxSystem", "romdev"], exclude: ["Guest"]),
         .testTarget(
             name: "RomdevCLITests",
-            dependencies: ["RomdevCLI", "CareStorage", "Care", "Sensor", "Fusion", "FusionAccuracy", "ServiceSupport"]),
+            dependencies: ["RomdevCLI", "CareStorage", "Care", "Sensor", "Fusion", "FusionAccuracy", "ServiceSupport", "SQLite"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,6 @@
 import Care
 import Foundation
+import LinuxSystem
 import SQLite
 import Synchronization
 
@@ -32,8 +33,8 @@ public final class CareStore: Sendable {
     ///   by a newer romdev (it is left untouched), ``CareStoreError/cannotCreateDirectory(path:reason:)``,
     ///   ``CareStoreError/database(_:)``.
     public init(path: String, timeZone: TimeZone, busyTimeout: Duration = .seconds(5)) throws(CareStoreError) {
-        let directory = (path as NSString).deletingLastPathComponent
-        if !directory.isEmpty {
+        let directory = FilePath(path).directory
+        if directory != "." {
             do {
                 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             } catch {

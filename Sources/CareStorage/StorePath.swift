@@ -1,4 +1,5 @@
 import Foundation
+import LinuxSystem
 
 /// Where the care store lives, and why there.
 ///
@@ -28,6 +29,17 @@ public struct StorePath: Hashable, Sendable {
     public init(path: String, source: Source) {
         self.path = path
         self.source = source
+    }
+
+    /// Why `path` cannot name a store file, or nil when it can: it is empty, names a directory
+    /// (ends with `/`, `.` or `..`), or starts with a `~` that no shell expanded (here it would be
+    /// a directory named `~` under the working directory, which is never what was meant).
+    public static func problem(with path: String) -> String? {
+        if let problem = FilePath(path).problemAsFileName { return problem }
+        if path == "~" || path.hasPrefix("~/") {
+            return "a leading '~' is not expanded here; give the full path"
+        }
+        return nil
     }
 
     /// The appliance's store directory.

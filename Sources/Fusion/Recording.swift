@@ -6,6 +6,11 @@
 /// Times are seconds on the sensor's clock and must increase strictly; the sample rate is whatever the
 /// timestamps say, and may vary. The optional last column is a reference sagittal angle (degrees),
 /// written by the simulator or an optical reference.
+///
+/// Values a sensor of the MPU-6050 family cannot produce are refused (see ``limits``), as is a
+/// recording without gravity: at rest or in a knee movement the accelerometer reads about 1 g, so
+/// a mean below ``minimumMeanAccelerationG`` means the axes were zeroed or the file is not a
+/// recording of this sensor.
 public struct Recording: Hashable, Sendable {
     /// The header without the truth column.
     public static let header = "time_s,accel_x_g,accel_y_g,accel_z_g,gyro_x_dps,gyro_y_dps,gyro_z_dps,temp_c"
@@ -17,6 +22,17 @@ public struct Recording: Hashable, Sendable {
     public var temperatures: [Double]
     /// The reference angle of each sample (degrees), when the file has the truth column.
     public var truthAngles: [Double]?
+
+    /// The values each column may hold, in the header's order: time (about 31 years of a sensor
+    /// clock either way), acceleration (the widest full-scale range, ±16 g), angular rate
+    /// (±2000 °/s), die temperature (the register's whole span, −60…133 °C, beyond the −40…85 °C
+    /// rating) and a reference angle (one turn either way).
+    public static let limits: [ClosedRange<Double>] = [
+        -1e9...1e9, -16...16, -16...16, -16...16, -2000...2000, -2000...2000, -2000...2000, -60...133, -360...360,
+    ]
+
+    /// The lowest mean accelerometer magnitude a recording may have.
+    public static let minimumMeanAccelerationG = 0.5
 
     public init(samples: [InertialSample], temperatures: [Double], truthAngles: [Double]? = nil) {
         self.samples = samples
@@ -55,6 +71,9 @@ public struct Recording: Hashable, Sendable {
                 guard let value = Double(field), value.isFinite else {
                     throw .invalidNumber(line: lineNumber, column: column + 1, text: String(field))
                 }
+                guard Self.limits[column].contains(value) else {
+                    throw .impossibleValue(line: lineNumber, column: column + 1, value: value)
+                }
                 values[column] = value
             }
             if let previous = samples.last, !(values[0] > previous.time) {
@@ -68,6 +87,10 @@ public struct Recording: Hashable, Sendable {
             if hasTruth { truth.append(values[8]) }
         }
         guard !samples.isEmpty else { throw .noSamples }
+        var magnitudeSum = 0.0
+        for sample in samples { magnitudeSum += sample.acceleration.length }
+        let meanMagnitude = magnitudeSum / Double(samples.count)
+        guard meanMagnitude >= Self.minimumMeanAccelerationG else { throw .noGravity(meanG: meanMagnitude) }
         self.init(samples: samples, temperatures: temperatures, truthAngles: hasTruth ? truth : nil)
     }
 
@@ -83,14 +106,22 @@ public enum RecordingError: Error, Hashable, Sendable, CustomStringConvertible {
     case wrongFieldCount(line: Int, expected: Int, found: Int)
     case invalidNumber(line: Int, column: Int, text: String)
     case timeNotIncreasing(line: Int)
+    /// A number beyond what the sensor can measure (``Recording/limits``).
+    case impossibleValue(line: Int, column: Int, value: Double)
     case noSamples
+    /// The accelerometer's mean magnitude, far below the 1 g of gravity.
+    case noGravity(meanG: Double)
+
+    private static let columnNames = (Recording.header + "," + Recording.truthColumn).split(separator: ",")
 
     /// The line the problem is on, if it is on one.
     public var line: Int? {
         switch self {
-        case .empty, .noSamples: nil
+        case .empty, .noSamples, .noGravity: nil
         case .unexpectedHeader: 1
-        case let .wrongFieldCount(line, _, _), let .invalidNumber(line, _, _), let .timeNotIncreasing(line): line
+        case let .wrongFieldCount(line, _, _), let .invalidNumber(line, _, _), let .timeNotIncreasing(line),
+            let .impossibleValue(line, _, _):
+            line
         }
     }
 
@@ -106,8 +137,15 @@ public enum RecordingError: Error, Hashable, Sendable, CustomStringConvertible {
             "line \(line), column \(column): '\(text.prefix(40))' is not a finite number"
         case let .timeNotIncreasing(line):
             "line \(line): time_s does not increase"
+        case let .impossibleValue(line, column, value):
+            "line \(line), column \(column): \(value) is beyond what the sensor measures "
+                + "(\(Self.columnNames[column - 1]) from \(Recording.limits[column - 1].lowerBound) to "
+                + "\(Recording.limits[column - 1].upperBound))"
         case .noSamples:
             "the file has a header but no samples"
+        case let .noGravity(meanG):
+            "the accelerometer reads \((meanG * 1000).rounded() / 1000) g on average; a sensor at rest or on a "
+                + "moving knee reads about 1 g (gravity), so these samples are not from a working sensor"
         }
     }
 }

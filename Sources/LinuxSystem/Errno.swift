@@ -54,6 +54,8 @@ public struct Errno: RawRepresentable, Error, Hashable, Sendable, CustomStringCo
     public static let resourceTemporarilyUnavailable = Errno(rawValue: EAGAIN)
     /// Permission denied. The corresponding C constant is `EACCES`.
     public static let permissionDenied = Errno(rawValue: EACCES)
+    /// File exists. The corresponding C constant is `EEXIST`.
+    public static let fileExists = Errno(rawValue: EEXIST)
     /// Device or resource busy. The corresponding C constant is `EBUSY`.
     public static let resourceBusy = Errno(rawValue: EBUSY)
     /// No such device. The corresponding C constant is `ENODEV`.

@@ -41,8 +41,13 @@ public enum Romdev {
 
                 EXIT CODES:
                   0     Success, help or version.
-                  1     The command failed: a refused value, an unknown task, a store error.
+                  1     The command failed: a refused value, an unknown task, a store error, a
+                        file that cannot be read or replaced, a malformed recording or
+                        calibration file.
                   64    Usage error: unknown option, missing or malformed argument (EX_USAGE).
+                  78    Configuration error (EX_CONFIG): the daemon's configuration file (the
+                        message names the file, the line and the key), or a $ROMDEV_STORE that
+                        names no store file.
                 """,
             subcommands: commands),
         version: version, manual: manual)

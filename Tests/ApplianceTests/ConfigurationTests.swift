@@ -120,6 +120,56 @@ struct ConfigurationTests {
         #expect(error(" = 5")?.message == "missing key before '='")
     }
 
+    /// CRLF files were read as one line: the defaults applied, and `store` got a "\r\n" in it.
+    @Test(arguments: ["\r\n", "\r", "\n"])
+    func linesEndWithLFCRLFOrCR(end: String) throws {
+        let text = ["# comment", "store = /srv/care.sqlite", "", "sample_rate = 100", "led = GPIO5"].joined(separator: end) + end
+        let configuration = try parse(text)
+        #expect(configuration.storePath == "/srv/care.sqlite")
+        #expect(configuration.sampleRateHz == 100)
+        #expect(configuration.gpio.led == .name("GPIO5"))
+        #expect(error("sample_rate = 100\r\nsample_rate = 50\r\n")?.line == 2)
+    }
+
+    @Test func otherControlCharactersAreRefused() {
+        #expect(error("led = GPIO5\nbutton = GPIO\u{1B}6") == ConfigurationError(
+            path: "test.conf", line: 2, message: "control character U+001B in the line"))
+    }
+
+    /// 4294967296 is no line name: all digits is an offset, and it does not fit one.
+    @Test func lineOffsetsBeyondUInt32AreRefused() {
+        #expect(error("gpio_chip = /dev/gpiochip0\nbutton = 4294967296") == ConfigurationError(
+            path: "test.conf", line: 2, key: "button", message: "a line offset is at most 4294967295, got '4294967296'"))
+    }
+
+    @Test func lineNamesAndValuesAreBounded() {
+        #expect(error("led = GPIO\(String(repeating: "9", count: 40))")?.message.hasPrefix("expected a line name such as GPIO17 (at most 31 characters)") == true)
+        #expect(error("store = /\(String(repeating: "a", count: 5000))") == ConfigurationError(
+            path: "test.conf", line: 1, key: "store", message: "the value is longer than 4095 bytes"))
+    }
+
+    @Test func theFactoryTimeZoneIsRefused() {
+        #expect(error("time_zone = Factory")?.key == "time_zone")
+    }
+
+    @Test func longValuesAreCutInMessages() {
+        let long = String(repeating: "9", count: 4000)
+        let message = error("sample_rate = \(long)")?.message ?? ""
+        #expect(message.count < 250)
+        #expect(message.hasSuffix("… (4000 characters)'"))
+    }
+
+    @Test func aDirectoryOrDeviceIsNoConfigurationFile() {
+        #expect(throws: ConfigurationError(
+            path: "/", message: "cannot use the configuration file: it is a directory, not a regular file")) {
+            try ApplianceConfiguration.load(path: "/", mustExist: true)
+        }
+        #expect(throws: ConfigurationError(
+            path: "/dev/null", message: "cannot use the configuration file: it is a character device, not a regular file")) {
+            try ApplianceConfiguration.load(path: "/dev/null", mustExist: true)
+        }
+    }
+
     @Test func checksThatNeedTheWholeFile() {
         #expect(error("button = 17") == ConfigurationError(
             path: "test.conf", line: 1, key: "button",

@@ -35,6 +35,34 @@ struct RecordingTests {
         }
     }
 
+    /// 1e308 °/s used to reach the output as NaN; a value beyond the sensor's full scale is refused
+    /// with its line and column.
+    @Test(arguments: [
+        ("HEADER\n0,0,0,1,1e308,0,0,25\n", RecordingError.impossibleValue(line: 2, column: 5, value: 1e308)),
+        ("HEADER\n0,0,0,1,0,0,0,25\n0.01,16.5,0,1,0,0,0,25\n", .impossibleValue(line: 3, column: 2, value: 16.5)),
+        ("HEADER\n0,0,0,1,0,0,-2001,25\n", .impossibleValue(line: 2, column: 7, value: -2001)),
+        ("HEADER\n0,0,0,1,0,0,0,-61\n", .impossibleValue(line: 2, column: 8, value: -61)),
+        ("HEADER\n-1e300,0,0,1,0,0,0,25\n", .impossibleValue(line: 2, column: 1, value: -1e300)),
+        ("HEADER,truth_angle_deg\n0,0,0,1,0,0,0,25,720\n", .impossibleValue(line: 2, column: 9, value: 720)),
+    ])
+    func refusesValuesBeyondTheSensorsRanges(text: String, expected: RecordingError) {
+        #expect(throws: expected) {
+            try Recording(csv: text.replacingOccurrences(of: "HEADER", with: header))
+        }
+    }
+
+    @Test func fullScaleReadingsAreAccepted() throws {
+        let recording = try Recording(csv: "\(header)\n0,-16,0,16,2000,-2000,0,85\n0.005,0,0,1,0,0,0,-40\n")
+        #expect(recording.samples.count == 2)
+    }
+
+    /// An all-zero accelerometer gave a clean range of 0°; without gravity there is no angle.
+    @Test func refusesARecordingWithoutGravity() {
+        let rows = (0..<100).map { "\(Double($0) * 0.005),0,0,0,0,0,0,25\n" }.joined()
+        #expect(throws: RecordingError.noGravity(meanG: 0)) { try Recording(csv: "\(header)\n" + rows) }
+        #expect(RecordingError.noGravity(meanG: 0).description.hasPrefix("the accelerometer reads 0.0 g on average"))
+    }
+
     @Test func errorMessagesNameTheLine() {
         let error = RecordingError.invalidNumber(line: 7, column: 2, text: "abc")
         #expect(error.description == "line 7, column 2: 'abc' is not a finite number")

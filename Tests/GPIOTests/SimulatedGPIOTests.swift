@@ -107,6 +107,18 @@ struct PressScriptTests {
         }
     }
 
+    /// Times beyond a UInt64 of nanoseconds trapped in the conversion; beyond a week is refused.
+    @Test(arguments: ["99999999999999999999s", "18446744074s", "1s+99999999999999999999s", "604801s", "1s+604801s", "١s"])
+    func refusesTimesBeyondAWeekWithoutTrapping(text: String) {
+        #expect(throws: ScriptedPress.ParseError.self) {
+            try ScriptedPress.parseList(text)
+        }
+    }
+
+    @Test func aWeekIsTheLatestPress() throws {
+        #expect(try ScriptedPress.parseList("604800s+604800s") == [ScriptedPress(atSeconds: 604_800, holdSeconds: 604_800)])
+    }
+
     @Test func errorNamesTheItem() {
         #expect(throws: ScriptedPress.ParseError(item: "2x")) {
             try ScriptedPress.parseList("1s,2x")

@@ -1,5 +1,6 @@
 import Foundation
 import GPIO
+import LinuxSystem
 
 extension ApplianceConfiguration {
     /// Reads the configuration file at `path`.
@@ -9,53 +10,71 @@ extension ApplianceConfiguration {
     ///   run the defaults.
     /// - Throws: `ConfigurationError` naming the file, and the line and key when one is at fault.
     public static func load(path: String, mustExist: Bool) throws(ConfigurationError) -> ApplianceConfiguration {
-        let data: Data
+        let bytes: [UInt8]
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
+            bytes = try FilePath(path).readRegularFile(limit: sizeLimit)
+        } catch .cannotOpen(.noSuchFileOrDirectory) where !mustExist {
+            return ApplianceConfiguration()
+        } catch .cannotOpen(.noSuchFileOrDirectory) {
+            throw ConfigurationError(path: path, message: "cannot read the configuration file: no such file")
+        } catch .cannotOpen(let errno) {
+            throw ConfigurationError(path: path, message: "cannot read the configuration file: \(errno)")
         } catch {
-            let code = (error as NSError).code
-            if !mustExist, code == NSFileReadNoSuchFileError || code == NSFileNoSuchFileError {
-                return ApplianceConfiguration()
-            }
-            let reason = code == NSFileReadNoPermissionError
-                ? "permission denied" : code == NSFileReadNoSuchFileError || code == NSFileNoSuchFileError
-                ? "no such file" : (error as NSError).localizedDescription
-            throw ConfigurationError(path: path, message: "cannot read the configuration file: \(reason)")
+            throw ConfigurationError(path: path, message: "cannot use the configuration file: \(error)")
         }
-        guard let text = String(data: data, encoding: .utf8) else {
+        guard let text = String(validating: bytes, as: UTF8.self) else {
             throw ConfigurationError(path: path, message: "the file is not UTF-8 text")
         }
         return try parse(text, path: path)
     }
 
+    /// The largest configuration file read; the default one, every key commented, is about 4 KB.
+    public static let sizeLimit = 64 * 1024
+
     /// Parses the text of a configuration file: `key = value` lines; `#` starts a comment; blank
     /// lines are ignored; each key at most once; keys left out keep their defaults.
+    ///
+    /// A line ends with LF, CRLF (a file saved on Windows) or a lone CR (classic Mac OS), so a
+    /// carriage return never reaches a value. Any other control character is refused.
     ///
     /// - Parameter path: The file name errors report.
     public static func parse(_ text: String, path: String) throws(ConfigurationError) -> ApplianceConfiguration {
         var draft = ConfigurationDraft()
         var lineOfKey: [String: Int] = [:]
         let keys = Dictionary(uniqueKeysWithValues: ConfigurationKey.all.map { ($0.name, $0) })
-        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // "\r\n" is one Character, so the split must name it as well as "\n" and "\r".
+        let lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }
+        for (index, raw) in lines.enumerated() {
             let lineNumber = index + 1
+            if let control = raw.unicodeScalars.first(where: { $0.properties.generalCategory == .control && $0 != "\t" }) {
+                throw ConfigurationError(
+                    path: path, line: lineNumber,
+                    message: "control character U+\(String(format: "%04X", control.value)) in the line")
+            }
             let content = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)[0]
-                .trimmingCharacters(in: .whitespaces.union(CharacterSet(charactersIn: "\r")))
+                .trimmingCharacters(in: .whitespaces)
             if content.isEmpty { continue }
             guard let equals = content.firstIndex(of: "=") else {
-                throw ConfigurationError(path: path, line: lineNumber, message: "expected 'key = value', got '\(content)'")
+                throw ConfigurationError(
+                    path: path, line: lineNumber, message: "expected 'key = value', got '\(TerminalText.excerpt(content))'")
             }
             let name = content[..<equals].trimmingCharacters(in: .whitespaces)
             let value = content[content.index(after: equals)...].trimmingCharacters(in: .whitespaces)
             guard let key = keys[name] else {
                 let known = ConfigurationKey.all.map(\.name).joined(separator: ", ")
                 throw ConfigurationError(
-                    path: path, line: lineNumber, key: name.isEmpty ? nil : name,
+                    path: path, line: lineNumber, key: name.isEmpty ? nil : TerminalText.excerpt(name),
                     message: name.isEmpty ? "missing key before '='" : "unknown key; the keys are \(known)")
             }
             if let earlier = lineOfKey[name] {
                 throw ConfigurationError(path: path, line: lineNumber, key: name, message: "already set on line \(earlier)")
             }
             lineOfKey[name] = lineNumber
+            // No key takes more than a path (PATH_MAX); a longer value could only be echoed back.
+            guard value.utf8.count < Int(PATH_MAX) else {
+                throw ConfigurationError(
+                    path: path, line: lineNumber, key: name, message: "the value is longer than \(PATH_MAX - 1) bytes")
+            }
             guard !value.isEmpty else {
                 throw ConfigurationError(
                     path: path, line: lineNumber, key: name,
@@ -64,7 +83,7 @@ extension ApplianceConfiguration {
             do {
                 try key.read(value, &draft)
             } catch {
-                throw ConfigurationError(path: path, line: lineNumber, key: name, message: "\(error.message), got '\(value)'")
+                throw ConfigurationError(path: path, line: lineNumber, key: name, message: "\(error.message), got '\(TerminalText.excerpt(value))'")
             }
         }
         return try draft.finish(path: path, lineOfKey: lineOfKey)

@@ -1,4 +1,5 @@
 import Foundation
+import Care
 import GPIO
 
 /// One key of the configuration file: its name, the comment printed above it, how its value is
@@ -173,7 +174,7 @@ public struct ConfigurationKey: Sendable {
                 zone (set by 'romdev init --tz').
                 """,
             read: { value, draft throws(ConfigurationValueError) in
-                guard let zone = TimeZone(identifier: value) else {
+                guard let zone = TimeZone(careIdentifier: value) else {
                     throw ConfigurationValueError("unknown time zone; expected an IANA name such as Europe/Berlin")
                 }
                 draft.configuration.timeZone = zone
@@ -269,13 +270,22 @@ enum LineValue: Equatable {
     case name(String)
     case offset(UInt32)
 
+    /// The kernel keeps 31 characters of a line's name (`GPIO_MAX_NAME_SIZE`, 32 with the NUL).
+    static let longestName = 31
+
     init(_ text: String) throws(ConfigurationValueError) {
         if let offset = UInt32(text) {
             self = .offset(offset)
-        } else if !text.isEmpty, text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") }) {
+        } else if !text.isEmpty, text.allSatisfy({ $0.isASCII && $0.isNumber }) {
+            // All digits is an offset, never a line name, however large.
+            throw ConfigurationValueError("a line offset is at most \(UInt32.max)")
+        } else if !text.isEmpty, text.utf8.count <= Self.longestName,
+            text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") })
+        {
             self = .name(text)
         } else {
-            throw ConfigurationValueError("expected a line name such as GPIO17, or an offset on gpio_chip")
+            throw ConfigurationValueError(
+                "expected a line name such as GPIO17 (at most \(Self.longestName) characters), or an offset on gpio_chip")
         }
     }
 }

@@ -27,7 +27,7 @@ struct AdherenceCommand: CommandAction, Hashable {
         firstDay = try values.required(Self.from, DateArgument.parse)
         endDay = try values.required(Self.to, DateArgument.parse)
         asJSON = values.isSet(Self.json)
-        store = StoreOptions(values)
+        store = try StoreOptions(values)
     }
 
     func run(in context: CommandContext) throws {

@@ -49,18 +49,18 @@ extension Command {
             + [CalibrationFile.option] + StoreOptions.options,
         make: { values in
             let seconds = try values.value(CalibrateAction.secondsOption) { text -> Double? in
-                guard let seconds = Double(text), (1...60).contains(seconds) else { return nil }
+                guard let seconds = NumberArgument.decimal(text), (1...60).contains(seconds) else { return nil }
                 return seconds
             }
             let source = try SensorSource(values, defaultScenario: "calibration")
-            let replay = try values.value(CalibrateAction.replayOption) { $0.isEmpty ? nil : $0 }
+            let replay = try values.value(CalibrateAction.replayOption, PathArgument.file)
             if replay != nil, values.isSet(SensorSource.simulateOption) {
                 throw UsageError("'--replay' reads a recording; it does not combine with '--simulate'")
             }
             return CalibrateAction(
                 biasSeconds: seconds ?? 3, source: source, replayPath: replay,
-                calibrationPath: try values.value(CalibrationFile.option) { $0.isEmpty ? nil : $0 },
-                store: StoreOptions(values))
+                calibrationPath: try values.value(CalibrationFile.option, PathArgument.file),
+                store: try StoreOptions(values))
         })
 }
 
@@ -85,7 +85,7 @@ struct CalibrateAction: CommandAction, Equatable {
             context.output.line("Calibrated by the romdev daemon: \(reply.message)")
             return
         }
-        let file = CalibrationFile(explicitPath: calibrationPath, store: store, in: context)
+        let file = try CalibrationFile(explicitPath: calibrationPath, store: store, in: context)
         let calibration: Calibration
         if let replayPath {
             context.output.line("Calibrating from the recording \(replayPath); the result goes to \(file.path).")
@@ -95,8 +95,8 @@ struct CalibrateAction: CommandAction, Equatable {
             calibration = try calibrateSensor(clock: context.sensorClock, output: PromptOutput(context.output))
         }
         try attempt("could not save the calibration to \(file.path)") {
-            let directory = (file.path as NSString).deletingLastPathComponent
-            if !directory.isEmpty {
+            let directory = FilePath(file.path).directory
+            if directory != "." {
                 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             }
             try AtomicFile.write(String(decoding: calibration.json(), as: UTF8.self) + "\n", to: file.path)

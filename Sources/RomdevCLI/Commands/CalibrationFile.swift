@@ -1,5 +1,6 @@
 import Foundation
 import Fusion
+import LinuxSystem
 
 /// Where the sensor's calibration lives: `--calibration PATH`, else `calibration.json` in the care
 /// store's directory (the store found by `--store`, `$ROMDEV_STORE` and the usual rules), so the
@@ -17,36 +18,42 @@ struct CalibrationFile: Hashable {
 
     /// The `--calibration` value, or the default next to the store.
     init(_ values: ParsedValues, store: StoreOptions, in context: CommandContext) throws {
-        let explicit = try values.value(Self.option) { $0.isEmpty ? nil : $0 }
-        self.init(explicitPath: explicit, store: store, in: context)
+        let explicit = try values.value(Self.option, PathArgument.file)
+        try self.init(explicitPath: explicit, store: store, in: context)
     }
 
-    init(explicitPath: String?, store: StoreOptions, in context: CommandContext) {
+    init(explicitPath: String?, store: StoreOptions, in context: CommandContext) throws {
         if let explicitPath {
             path = explicitPath
             isExplicit = true
         } else {
-            let storePath = store.resolve(in: context).path
-            path = ((storePath as NSString).deletingLastPathComponent as NSString).appendingPathComponent(Self.fileName)
+            let directory = FilePath(try store.resolve(in: context).path).directory
+            path = (directory == "/" ? "" : directory) + "/" + Self.fileName
             isExplicit = false
         }
     }
+
+    /// The largest calibration file read; a real one is about 1 KB.
+    static let sizeLimit = 1 << 20
 
     /// The calibration, or nil when the default file does not exist.
     /// - Throws: `CommandFailure` for an explicit file that does not exist, and for any file that
     ///   is unreadable, foreign, of another format version, damaged or implausible: a bad file is
     ///   never silently ignored.
     func load() throws -> Calibration? {
-        guard isExplicit || FileManager.default.fileExists(atPath: path) else { return nil }
         let what = "could not use the calibration at \(path)"
-        guard FileManager.default.fileExists(atPath: path) else {
+        let bytes: [UInt8]
+        do {
+            bytes = try FilePath(path).readRegularFile(limit: Self.sizeLimit)
+        } catch .cannotOpen(.noSuchFileOrDirectory) where !isExplicit {
+            return nil
+        } catch .cannotOpen(.noSuchFileOrDirectory) {
             throw CommandFailure(what, why: "no such file", hint: "run 'romdev calibrate', or name another file")
-        }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw CommandFailure(what, why: "it is not a readable file", hint: "check its permissions")
+        } catch {
+            throw CommandFailure(what, why: error.description)
         }
         do {
-            return try Calibration(json: data)
+            return try Calibration(json: Data(bytes))
         } catch {
             throw CommandFailure(
                 what, why: error.description, hint: "run 'romdev calibrate' again, or move the file away")

@@ -31,16 +31,11 @@ struct CheckinCommand: CommandAction, Hashable {
     }
 
     init(_ values: ParsedValues) throws {
-        painScore = try values.required(Self.pain, Self.number)
-        sleepHours = try values.required(Self.sleep, Self.number)
+        // Any decimal number; ranges are the care rules' to check.
+        painScore = try values.required(Self.pain, NumberArgument.decimal)
+        sleepHours = try values.required(Self.sleep, NumberArgument.decimal)
         day = try values.value(Self.date, DateArgument.parse)
-        store = StoreOptions(values)
-    }
-
-    /// A finite decimal number; ranges are the care rules' to check.
-    static func number(_ text: String) -> Double? {
-        guard let value = Double(text), value.isFinite else { return nil }
-        return value
+        store = try StoreOptions(values)
     }
 
     func run(in context: CommandContext) throws {

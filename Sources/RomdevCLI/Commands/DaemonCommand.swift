@@ -94,9 +94,9 @@ struct DaemonCommand: CommandAction, Equatable {
     }
 
     init(_ values: ParsedValues) throws {
-        configPath = try values.required(Self.config) { $0.isEmpty ? nil : $0 }
+        configPath = try values.required(Self.config, PathArgument.file)
         configGiven = !values.strings(Self.config).isEmpty
-        store = StoreOptions(values)
+        store = try StoreOptions(values)
         let simulation = try Self.simulation(values)
         switch (values.isSet(Self.printConfig), values.isSet(Self.checkConfig)) {
         case (true, true):
@@ -126,19 +126,19 @@ struct DaemonCommand: CommandAction, Equatable {
             startAt: try values.value(startAt, DateArgument.parse),
             exitAfter: try values.value(exitAfter) { text -> Int? in Int(text).flatMap { $0 >= 1 ? $0 : nil } },
             timeScale: try values.value(timeScale) { text -> Double? in
-                Double(text).flatMap { (1...1000).contains($0) ? $0 : nil }
+                NumberArgument.decimal(text).flatMap { (1...1000).contains($0) ? $0 : nil }
             } ?? 1)
     }
 
     func run(in context: CommandContext) throws {
         switch mode {
         case .printConfig:
-            context.output.write(ApplianceConfiguration.defaultFileText)
+            context.output.writeData(ApplianceConfiguration.defaultFileText)
         case .checkConfig:
             let configuration = try Self.loadConfiguration(path: configPath, mustExist: configGiven)
             let exists = FileManager.default.fileExists(atPath: configPath)
             context.output.line(exists ? "\(configPath): OK" : "\(configPath): not found, so every default applies")
-            context.output.write(configuration.fileText(withComments: false))
+            context.output.writeData(configuration.fileText(withComments: false))
         case .run(let simulation):
             let configuration = try Self.loadConfiguration(path: configPath, mustExist: configGiven)
             try DaemonLauncher(configuration: configuration, store: store, simulation: simulation).run(in: context)

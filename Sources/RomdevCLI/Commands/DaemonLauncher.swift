@@ -32,7 +32,7 @@ struct DaemonLauncher {
 
         // 1. The care store (created empty when missing: the daemon then waits for 'romdev init').
         let storeOptions = StoreOptions(path: store.path ?? configuration.storePath)
-        let location = storeOptions.resolve(in: context)
+        let location = try storeOptions.checkedLocation(in: context).location
         let careStore = try attempt("could not open the care store at \(location.path)") {
             try CareStore(path: location.path, timeZone: configuration.timeZone ?? context.defaultTimeZone)
         }
@@ -40,7 +40,7 @@ struct DaemonLauncher {
 
         // 2. The sensor, checked once now and again while it is missing.
         let clocks = Clocks(simulation: simulation)
-        let calibrationFile = CalibrationFile(explicitPath: nil, store: storeOptions, in: context)
+        let calibrationFile = try CalibrationFile(explicitPath: nil, store: storeOptions, in: context)
         let calibration = try calibrationFile.load()
         let sensorSettings = try MPU6050Configuration(sampleRateHz: configuration.sampleRateHz)
         let openSensor = sensorOpener(clock: clocks.sensor)

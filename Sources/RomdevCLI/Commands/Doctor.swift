@@ -21,8 +21,8 @@ extension Command {
             DoctorAction(
                 source: try SensorSource(values, defaultScenario: "still"),
                 json: values.isSet(DoctorAction.jsonOption),
-                calibrationPath: try values.value(CalibrationFile.option) { $0.isEmpty ? nil : $0 },
-                store: StoreOptions(values))
+                calibrationPath: try values.value(CalibrationFile.option, PathArgument.file),
+                store: try StoreOptions(values))
         })
 }
 
@@ -44,7 +44,7 @@ public struct DoctorAction: CommandAction, Equatable {
 
     public func run(in context: CommandContext) throws {
         let calibration = CalibrationStatus(
-            file: CalibrationFile(explicitPath: calibrationPath, store: store, in: context), now: context.now())
+            file: try CalibrationFile(explicitPath: calibrationPath, store: store, in: context), now: context.now())
         let checks = SensorCheckup(source: source, clock: SystemClock()).run()
         let failed = checks.filter { $0.status == .fail }.count
         if json {
@@ -59,7 +59,7 @@ public struct DoctorAction: CommandAction, Equatable {
             context.output.line("Sensor checks on \(source.label), address \(addressText(source.address)):")
             for check in checks {
                 let status = check.status == .fail ? "FAIL" : check.status.rawValue
-                context.output.line("  \(status)  \(check.name.padding(toLength: 14, withPad: " ", startingAt: 0)) \(check.detail)")
+                context.output.line("  \(status)  \(check.name.padded(toWidth: 14)) \(check.detail)")
                 if let hint = check.hint { context.output.line("        fix: \(hint)") }
             }
             if failed == 0 { context.output.line("All \(checks.count) checks passed.") }
@@ -68,7 +68,9 @@ public struct DoctorAction: CommandAction, Equatable {
             throw CommandFailure("\(failed) of \(checks.count) sensor checks failed")
         }
         if calibration.status == .invalid {
-            throw CommandFailure("the calibration at \(calibration.path) cannot be used", hint: "run 'romdev calibrate' again")
+            throw CommandFailure(
+                "the calibration at \(calibration.path) cannot be used", why: calibration.problem,
+                hint: "run 'romdev calibrate' again, or name another file")
         }
     }
 }
@@ -84,6 +86,8 @@ struct CalibrationStatus: Encodable {
     /// Seconds since the file was written (its modification time), when it is valid.
     var ageSeconds: Double?
     var detail: String
+    /// Why the file cannot be used, when it cannot.
+    var problem: String?
 
     enum CodingKeys: String, CodingKey {
         case path, status, ageSeconds = "age_seconds", detail
@@ -104,6 +108,7 @@ struct CalibrationStatus: Encodable {
             detail = "valid, \(age) (\(file.path)), mounting \(calibration.mounting == nil ? "not measured" : "measured")"
         } catch {
             status = .invalid
+            problem = (error as? CommandFailure)?.why ?? "\(error)"
             detail = "UNUSABLE: \(error)"
         }
     }

@@ -30,7 +30,7 @@ struct EventsCommand: CommandAction, Hashable {
         start = try values.required(Self.from, DateArgument.parse)
         end = try values.required(Self.to, DateArgument.parse)
         asJSON = values.isSet(Self.json)
-        store = StoreOptions(values)
+        store = try StoreOptions(values)
     }
 
     func run(in context: CommandContext) throws {

@@ -6,7 +6,7 @@ import ServiceSupport
 /// `romdev export`: every outcome, for analysis.
 struct ExportCommand: CommandAction, Hashable {
     static let format = Option.value("format", valueName: "format", help: "The file format (required without --to).", allowedValues: ["csv", "json"])
-    static let output = Option.value("output", valueName: "file", help: "Write to this file, atomically (default: standard output).")
+    static let output = Option.value("output", valueName: "file", help: "Write to this file, atomically; it may replace a regular file only (default, or -: standard output).")
     static let to = Option.value(
         "to", valueName: "dir",
         help: "Write both formats as new files in this directory, e.g. a USB stick, and tell a running daemon.")
@@ -40,8 +40,8 @@ struct ExportCommand: CommandAction, Hashable {
     var store: StoreOptions
 
     init(_ values: ParsedValues) throws {
-        store = StoreOptions(values)
-        if let directory = values.string(Self.to) {
+        store = try StoreOptions(values)
+        if let directory = try values.value(Self.to, PathArgument.any) {
             guard values.string(Self.format) == nil, values.string(Self.output) == nil else {
                 throw UsageError("--to writes both formats; leave out '--format' and '--output'")
             }
@@ -49,7 +49,9 @@ struct ExportCommand: CommandAction, Hashable {
             return
         }
         let asJSON = try values.required(Self.format) { $0 } == "json"
-        destination = values.string(Self.output).map { .file($0, asJSON: asJSON) } ?? .standardOutput(asJSON: asJSON)
+        // `-` is standard output, as for most Unix tools, rather than a file named `-`.
+        let output = try values.value(Self.output) { $0 == "-" ? $0 : try PathArgument.file($0) }
+        destination = output.flatMap { $0 == "-" ? nil : .file($0, asJSON: asJSON) } ?? .standardOutput(asJSON: asJSON)
     }
 
     func run(in context: CommandContext) throws {
@@ -68,7 +70,7 @@ struct ExportCommand: CommandAction, Hashable {
         let csv = { OutcomeTable.csv(outcomes, deviceID: metadata.deviceID, calendar: calendar) }
         switch destination {
         case .standardOutput(let asJSON):
-            context.output.write(asJSON ? json() : csv())
+            context.output.writeData(asJSON ? json() : csv())
         case let .file(path, asJSON):
             try attempt("could not write \(path)") { try AtomicFile.write(asJSON ? json() : csv(), to: path) }
             context.output.line("Exported \(outcomes.count) outcomes to \(path).")

@@ -38,10 +38,10 @@ struct InitCommand: CommandAction, Hashable {
         startDay = try values.value(Self.start, DateArgument.parse)
         limb = try values.required(Self.limb) { Limb(rawValue: $0) }
         timeZone = try values.value(Self.timeZone) { text -> TimeZone in
-            guard let zone = TimeZone(identifier: text) else { throw UnknownTimeZone() }
+            guard let zone = TimeZone(careIdentifier: text) else { throw UnknownTimeZone() }
             return zone
         }
-        store = StoreOptions(values)
+        store = try StoreOptions(values)
     }
 
     func run(in context: CommandContext) throws {

@@ -48,8 +48,8 @@ extension Command {
                 limb: values.string(MeasureAction.limbOption).flatMap(Limb.init(rawValue:)),
                 json: values.isSet(MeasureAction.jsonOption),
                 unscheduled: values.isSet(MeasureAction.unscheduledOption),
-                calibrationPath: try values.value(CalibrationFile.option) { $0.isEmpty ? nil : $0 },
-                store: StoreOptions(values))
+                calibrationPath: try values.value(CalibrationFile.option, PathArgument.file),
+                store: try StoreOptions(values))
         })
 }
 
@@ -97,7 +97,7 @@ struct MeasureAction: CommandAction, Equatable {
         // Everything that can refuse the measurement is checked before the patient does it.
         let day = careStore.calendar.dayInterval(containing: context.now())
         let target = try self.target(on: day, in: careStore, doing: what)
-        let calibrationFile = CalibrationFile(explicitPath: calibrationPath, store: store, in: context)
+        let calibrationFile = try CalibrationFile(explicitPath: calibrationPath, store: store, in: context)
         let calibration = try calibrationFile.load()
         let limb = (self.limb ?? settings.limb).rawValue
 

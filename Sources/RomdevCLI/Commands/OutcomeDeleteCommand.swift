@@ -27,7 +27,7 @@ struct OutcomeDeleteCommand: CommandAction, Hashable {
             guard let value = Int(text), value >= 0 else { return nil }
             return value
         }
-        store = StoreOptions(values)
+        store = try StoreOptions(values)
     }
 
     func run(in context: CommandContext) throws {

@@ -33,7 +33,7 @@ struct OutcomesCommand: CommandAction, Hashable {
         case (false, true): format = .csv
         case (false, false): format = .text
         }
-        store = StoreOptions(values)
+        store = try StoreOptions(values)
     }
 
     func run(in context: CommandContext) throws {
@@ -58,7 +58,7 @@ struct OutcomesCommand: CommandAction, Hashable {
             context.output.write(JSONValue.array(outcomes.map { CareOutput.json($0, calendar: calendar) }).rendered())
         case .csv:
             let deviceID = try attempt(what) { try careStore.storeMetadata().deviceID }
-            context.output.write(OutcomeTable.csv(outcomes, deviceID: deviceID, calendar: calendar))
+            context.output.writeData(OutcomeTable.csv(outcomes, deviceID: deviceID, calendar: calendar))
         case .text:
             if outcomes.isEmpty { context.output.line("No outcomes.") }
             for stored in outcomes {

@@ -30,11 +30,11 @@ extension Command {
         options: [RecordAction.secondsOption, RecordAction.outputOption] + SensorSource.options(defaultScenario: "knee-extension"),
         make: { values in
             let seconds = try values.required(RecordAction.secondsOption) { text -> Double? in
-                guard let seconds = Double(text), seconds > 0, seconds <= 86_400 else { return nil }
+                guard let seconds = NumberArgument.decimal(text), seconds >= 0.1, seconds <= 86_400 else { return nil }
                 return seconds
             }
             return RecordAction(
-                seconds: seconds, outputPath: try values.required(RecordAction.outputOption) { $0.isEmpty ? nil : $0 },
+                seconds: seconds, outputPath: try values.required(RecordAction.outputOption, PathArgument.file),
                 source: try SensorSource(values, defaultScenario: "knee-extension"))
         })
 }
@@ -42,7 +42,7 @@ extension Command {
 /// `romdev record --seconds N --output FILE.csv` with its sensor options.
 public struct RecordAction: CommandAction, Equatable {
     static let secondsOption = Option.value(
-        "seconds", valueName: "seconds", help: "How long to record: more than 0, at most 86400.", isRequired: true)
+        "seconds", valueName: "seconds", help: "How long to record: from 0.1 to 86400.", isRequired: true)
     static let outputOption = Option.value(
         "output", valueName: "file", help: "The CSV file to create; it must not exist.", isRequired: true)
 
@@ -64,12 +64,18 @@ public struct RecordAction: CommandAction, Equatable {
         let clock = context.sensorClock ?? SystemClock()
         let (sensor, simulator) = try source.openConfiguredSensor(clock: clock)
 
-        guard FileManager.default.createFile(atPath: outputPath, contents: nil),
-            let file = FileHandle(forWritingAtPath: outputPath)
-        else {
+        // Created exclusively: whatever appeared at the path since the check above is not replaced.
+        let descriptor: CInt
+        do {
+            descriptor = try FilePath(outputPath).createNewFile()
+        } catch .fileExists {
             throw CommandFailure(
-                "could not create \(outputPath)", hint: "check that the directory exists and is writable")
+                "will not overwrite \(outputPath)", hint: "choose another --output, or move the existing file away")
+        } catch {
+            throw CommandFailure(
+                "could not create \(outputPath)", why: "\(error)", hint: "check that the directory exists and is writable")
         }
+        let file = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         defer { try? file.close() }
         var header = Recording.header
         if simulator != nil { header += "," + Recording.truthColumn }

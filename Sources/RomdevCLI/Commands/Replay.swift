@@ -1,5 +1,6 @@
 import Foundation
 import Fusion
+import LinuxSystem
 
 extension Command {
     /// `romdev replay`: the measurement pipeline over a recording.
@@ -31,11 +32,12 @@ extension Command {
         options: [CalibrationFile.option, ReplayAction.jsonOption, ReplayAction.traceOption] + StoreOptions.options,
         make: { values in
             ReplayAction(
-                recordingPath: try values.required(ReplayAction.fileArgument),
-                calibrationPath: try values.value(CalibrationFile.option) { $0.isEmpty ? nil : $0 },
+                recordingPath: try values.value(ReplayAction.fileArgument, PathArgument.file)
+                    ?? values.required(ReplayAction.fileArgument),
+                calibrationPath: try values.value(CalibrationFile.option, PathArgument.file),
                 json: values.isSet(ReplayAction.jsonOption),
-                tracePath: try values.value(ReplayAction.traceOption) { $0.isEmpty ? nil : $0 },
-                store: StoreOptions(values))
+                tracePath: try values.value(ReplayAction.traceOption, PathArgument.file),
+                store: try StoreOptions(values))
         })
 }
 
@@ -62,7 +64,7 @@ public struct ReplayAction: CommandAction, Equatable {
     }
 
     public func run(in context: CommandContext) throws {
-        let calibrationFile = CalibrationFile(explicitPath: calibrationPath, store: store, in: context)
+        let calibrationFile = try CalibrationFile(explicitPath: calibrationPath, store: store, in: context)
         let loaded = try calibrationFile.load()
         let calibration = loaded ?? .identity
         let text = try Self.readText(at: recordingPath)
@@ -101,13 +103,20 @@ public struct ReplayAction: CommandAction, Equatable {
     /// The file's text, with a plain reason when it cannot be read.
     static func readText(at path: String) throws -> String {
         let what = "could not read \(path)"
-        guard FileManager.default.fileExists(atPath: path) else { throw CommandFailure(what, why: "no such file") }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw CommandFailure(what, why: "it is not a readable file", hint: "check its permissions")
+        let bytes: [UInt8]
+        do {
+            bytes = try FilePath(path).readRegularFile(limit: recordingSizeLimit)
+        } catch .cannotOpen(.noSuchFileOrDirectory) {
+            throw CommandFailure(what, why: "no such file")
+        } catch {
+            throw CommandFailure(what, why: error.description)
         }
-        guard let text = String(data: data, encoding: .utf8) else { throw CommandFailure(what, why: "it is not UTF-8 text") }
+        guard let text = String(validating: bytes, as: UTF8.self) else { throw CommandFailure(what, why: "it is not UTF-8 text") }
         return text
     }
+
+    /// The largest recording read: a day at 200 Hz with the truth column is about 1.2 GB.
+    static let recordingSizeLimit = 2 << 30
 
     /// The trace: a fresh filter over every sample (the session's filter stops with the session),
     /// angles under the session's mounting, unwrapped. It is the filter's estimate as it was at each

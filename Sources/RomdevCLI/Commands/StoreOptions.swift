@@ -1,6 +1,7 @@
 import Care
 import CareStorage
 import Foundation
+import LinuxSystem
 
 /// The store selection every care command takes: `--store PATH`, else the rules of
 /// `StorePath.resolve` (`$ROMDEV_STORE`, the system store, the user's data directory).
@@ -15,8 +16,10 @@ struct StoreOptions: Hashable {
     /// The `--store` value, if given.
     let path: String?
 
-    init(_ values: ParsedValues) {
-        path = values.string(Self.store)
+    /// - Throws: `UsageError` for a `--store` value that cannot name a store file (empty, a
+    ///   directory, an unexpanded `~`).
+    init(_ values: ParsedValues) throws {
+        path = try values.value(Self.store, PathArgument.store)
     }
 
     init(path: String?) {
@@ -24,7 +27,35 @@ struct StoreOptions: Hashable {
     }
 
     /// Where the store is for this context.
-    func resolve(in context: CommandContext) -> StorePath {
+    /// - Throws: `CommandFailure` (exit status 78) for a `$ROMDEV_STORE` or configured path that
+    ///   cannot name a store file; the `--store` value was checked when parsed.
+    func resolve(in context: CommandContext) throws -> StorePath {
+        let location = unchecked(in: context)
+        if let problem = StorePath.problem(with: location.path) {
+            throw CommandFailure(
+                "the care store path '\(TerminalText.excerpt(location.path))' (from \(location.source.rawValue)) cannot be used",
+                why: problem, exitStatus: 78)
+        }
+        return location
+    }
+
+    /// Where the store is, and whether it exists, with nothing but a regular file there (SQLite
+    /// would wait forever on a FIFO and fail obscurely on a directory or device).
+    /// - Throws: `CommandFailure` for a path that cannot name a store file or holds something else.
+    func checkedLocation(in context: CommandContext) throws -> (location: StorePath, exists: Bool) {
+        let location = try resolve(in: context)
+        let type = try attempt("could not open the care store at \(location.path)") {
+            try FilePath(location.path).fileType(followingLinks: true)
+        }
+        if let type, type != .regular {
+            throw CommandFailure(
+                "could not open the care store at \(location.path)", why: "it is \(type), not a regular file",
+                hint: "name the store file itself, e.g. \(location.path)/\(StorePath.fileName)")
+        }
+        return (location, type != nil)
+    }
+
+    private func unchecked(in context: CommandContext) -> StorePath {
         StorePath.resolve(
             option: path, environment: context.environment,
             homeDirectory: context.environment["HOME"] ?? NSHomeDirectory(),
@@ -42,8 +73,8 @@ struct StoreOptions: Hashable {
     ///     store is a failure that points to `romdev init`.
     ///   - timeZone: The zone that defines days until the store records its own.
     func open(in context: CommandContext, create: Bool = false, timeZone: TimeZone? = nil) throws -> CareStore {
-        let location = resolve(in: context)
-        if !create, !FileManager.default.fileExists(atPath: location.path) {
+        let (location, exists) = try checkedLocation(in: context)
+        if !create, !exists {
             throw CommandFailure(
                 "no care store at \(location.path) (from \(location.source.rawValue))",
                 hint: "run 'romdev init' to create it, or choose another with --store or ROMDEV_STORE")

@@ -38,7 +38,7 @@ struct TaskAddCommand: CommandAction, Hashable {
         instructions = values.string(Self.instructions)
         impactsAdherence = try values.required(Self.impactsAdherence, TaskCommand.boolean)
         elements = try values.values(Self.element) { try ElementSpec(parsing: $0) }
-        store = StoreOptions(values)
+        store = try StoreOptions(values)
     }
 
     func run(in context: CommandContext) throws {

@@ -10,13 +10,13 @@ enum TaskCommand {
         subcommands: [TaskAddCommand.command, TaskUpdateCommand.command, TaskDeleteCommand.command])
 
     /// The task id argument of every task command.
-    static let id = Argument("id", help: "The task id: letters, digits, '.', '_' and '-'.")
+    static let id = Argument("id", help: "The task id: up to 64 letters, digits, '.', '_' and '-'.")
 
-    /// A task id as typed: non-empty, letters, digits and `._-` only, so it is safe in CSV, JSON
+    /// A task id as typed: 1 to 64 letters, digits and `._-`, so it is safe in CSV, JSON
     /// and shell commands alike.
     static func taskID(_ text: String) -> String? {
         let allowed = text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) }
-        return !text.isEmpty && allowed ? text : nil
+        return !text.isEmpty && text.utf8.count <= 64 && allowed ? text : nil
     }
 
     /// `true` or `false`.

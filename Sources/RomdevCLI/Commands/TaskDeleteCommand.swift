@@ -14,7 +14,7 @@ struct TaskDeleteCommand: CommandAction, Hashable {
 
     init(_ values: ParsedValues) throws {
         id = try values.value(TaskCommand.id, TaskCommand.taskID) ?? values.required(TaskCommand.id)
-        store = StoreOptions(values)
+        store = try StoreOptions(values)
     }
 
     func run(in context: CommandContext) throws {

@@ -42,7 +42,7 @@ struct TaskUpdateCommand: CommandAction, Hashable {
         impactsAdherence = try values.value(Self.impactsAdherence, TaskCommand.boolean)
         elements = try values.values(Self.element) { try ElementSpec(parsing: $0) }
         effective = try values.value(Self.effective, DateArgument.parse)
-        store = StoreOptions(values)
+        store = try StoreOptions(values)
     }
 
     func run(in context: CommandContext) throws {

@@ -25,7 +25,7 @@ struct TasksCommand: CommandAction, Hashable {
 
     init(_ values: ParsedValues) throws {
         asJSON = values.isSet(Self.json)
-        store = StoreOptions(values)
+        store = try StoreOptions(values)
     }
 
     func run(in context: CommandContext) throws {

@@ -32,7 +32,7 @@ struct TodayCommand: CommandAction, Hashable {
     init(_ values: ParsedValues) throws {
         day = try values.value(Self.date, DateArgument.parse)
         asJSON = values.isSet(Self.json)
-        store = StoreOptions(values)
+        store = try StoreOptions(values)
     }
 
     /// One task of the feed with its events that day.

@@ -1,3 +1,5 @@
+import LinuxSystem
+
 /// A tool made of a root ``Command`` and a version: parses a command line into an ``Invocation``
 /// and renders help.
 ///
@@ -37,7 +39,7 @@ public struct CommandLineTool: Sendable {
 
         // `help --man`: the whole tool's manual page, nothing else on the line.
         if arguments.first == "help", arguments.dropFirst().first == "--man", !root.subcommands.isEmpty {
-            if let extra = arguments.dropFirst(2).first { throw fail(UsageError("Unexpected argument '\(extra)'")) }
+            if let extra = arguments.dropFirst(2).first { throw fail(UsageError("Unexpected argument '\(TerminalText.excerpt(extra))'")) }
             return .run(ManualPageAction(tool: self))
         }
 
@@ -88,7 +90,7 @@ public struct CommandLineTool: Sendable {
         var commands = [root]
         for name in path {
             guard let sub = commands[commands.count - 1].subcommand(named: name) else {
-                throw UsageError("Unexpected argument '\(name)'")
+                throw UsageError("Unexpected argument '\(TerminalText.excerpt(name))'")
             }
             commands.append(sub)
         }
@@ -114,7 +116,7 @@ public struct CommandLineTool: Sendable {
                 optionsEnded = true
                 continue
             }
-            guard word.hasPrefix("--") else { throw UsageError("Unknown option '\(word)'") }
+            guard word.hasPrefix("--") else { throw UsageError("Unknown option '\(TerminalText.excerpt(word))'") }
             let (name, inlineValue) = Self.split(word)
             guard let option = command.options.first(where: { $0.longName == name }) else {
                 throw unknownOption(name, in: command)
@@ -123,7 +125,7 @@ public struct CommandLineTool: Sendable {
                 guard !values.flags.contains(option.name) else { throw repeated(option) }
                 if let inlineValue {
                     guard option.inlineValueName != nil else {
-                        throw UsageError("The option '\(option.longName)' does not take any value, but '\(inlineValue)' was specified.")
+                        throw UsageError("The option '\(option.longName)' does not take any value, but '\(TerminalText.excerpt(inlineValue))' was specified.")
                     }
                     try Self.check(inlineValue, allowedBy: option)
                     values.optionValues[option.name] = [inlineValue]
@@ -151,9 +153,10 @@ public struct CommandLineTool: Sendable {
         }
         switch positionals.count {
         case 0: break
-        case 1: throw UsageError("Unexpected argument '\(positionals[0])'")
+        case 1: throw UsageError("Unexpected argument '\(TerminalText.excerpt(positionals[0]))'")
         default:
-            throw UsageError("\(positionals.count) unexpected arguments: '\(positionals.joined(separator: "', '"))'")
+            let shown = positionals.prefix(3).map(TerminalText.excerpt).joined(separator: "', '")
+            throw UsageError("\(positionals.count) unexpected arguments: '\(shown)'\(positionals.count > 3 ? ", …" : "")")
         }
         for argument in command.arguments where !argument.isOptional && values.argumentValues[argument.valueName] == nil {
             throw UsageError("Missing expected argument '\(argument.label)'", argumentHelp: "\(argument.label)  \(argument.help)")
@@ -169,7 +172,7 @@ public struct CommandLineTool: Sendable {
     private static func check(_ value: String, allowedBy option: Option) throws(UsageError) {
         guard !option.allowedValues.isEmpty, !option.allowedValues.contains(value) else { return }
         throw UsageError(
-            "The value '\(value)' is invalid for '\(option.label)'. Please provide one of \(Self.list(option.allowedValues)).",
+            "The value '\(TerminalText.excerpt(value))' is invalid for '\(option.label)'. Please provide one of \(Self.list(option.allowedValues)).",
             argumentHelp: "\(option.label)  \(option.help)")
     }
 
@@ -188,16 +191,16 @@ public struct CommandLineTool: Sendable {
     private func unknownOption(_ name: String, in command: Command) -> UsageError {
         let candidates = command.options.map(\.longName) + ["--help", "--version"]
         guard name.hasPrefix("--"), let suggestion = name.closest(in: candidates) else {
-            return UsageError("Unknown option '\(name)'")
+            return UsageError("Unknown option '\(TerminalText.excerpt(name))'")
         }
-        return UsageError("Unknown option '\(name)'. Did you mean '\(suggestion)'?")
+        return UsageError("Unknown option '\(TerminalText.excerpt(name))'. Did you mean '\(suggestion)'?")
     }
 
     private func unexpected(_ word: String, subcommands: [Command]) -> UsageError {
         guard let suggestion = word.closest(in: subcommands.map(\.name)) else {
-            return UsageError("Unexpected argument '\(word)'")
+            return UsageError("Unexpected argument '\(TerminalText.excerpt(word))'")
         }
-        return UsageError("Unexpected argument '\(word)'. Did you mean '\(suggestion)'?")
+        return UsageError("Unexpected argument '\(TerminalText.excerpt(word))'. Did you mean '\(suggestion)'?")
     }
 
     private func repeated(_ option: Option) -> UsageError {

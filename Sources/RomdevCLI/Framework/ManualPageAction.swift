@@ -1,4 +1,5 @@
 import Foundation
+import LinuxSystem
 
 /// `help --man`: prints the tool's manual page in roff.
 ///
@@ -9,7 +10,7 @@ struct ManualPageAction: CommandAction {
     let tool: CommandLineTool
 
     func run(in context: CommandContext) throws {
-        context.output.write(ManualPageGenerator(tool: tool, date: try Self.date(in: context)).page)
+        context.output.writeData(ManualPageGenerator(tool: tool, date: try Self.date(in: context)).page)
     }
 
     /// `YYYY-MM-DD` of `SOURCE_DATE_EPOCH` or of now, in UTC.
@@ -20,7 +21,7 @@ struct ManualPageAction: CommandAction {
         if let epoch = context.environment["SOURCE_DATE_EPOCH"] {
             guard let seconds = Int(epoch), seconds >= 0 else {
                 throw CommandFailure(
-                    "could not date the manual page", why: "SOURCE_DATE_EPOCH '\(epoch)' is not a whole number of seconds",
+                    "could not date the manual page", why: "SOURCE_DATE_EPOCH '\(TerminalText.excerpt(epoch))' is not a whole number of seconds",
                     hint: "set it to the seconds since 1970-01-01 UTC, e.g. $(git log -1 --format=%ct), or unset it")
             }
             instant = Date(timeIntervalSince1970: TimeInterval(seconds))

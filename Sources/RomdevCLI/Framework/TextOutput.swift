@@ -1,6 +1,13 @@
 import Foundation
+import LinuxSystem
 
 /// A destination for text: standard output, standard error, or a buffer in tests.
+///
+/// Text for people (``write(_:)``, ``line(_:)``) has its control characters other than newline
+/// and tab escaped, so stored text (a consent name, a task title) or an echoed argument cannot
+/// drive the terminal. CSV and configuration files go through ``writeData(_:)`` unchanged, so CSV
+/// keeps the stored text exactly; JSON reads the same either way, as its writer escapes control
+/// characters itself.
 public final class TextOutput {
     private let sink: (String) -> Void
 
@@ -9,14 +16,19 @@ public final class TextOutput {
         self.sink = sink
     }
 
-    /// Writes `text` as is.
+    /// Writes `text` for people, control characters escaped.
     public func write(_ text: String) {
-        sink(text)
+        sink(TerminalText.escapingControlCharacters(text))
     }
 
-    /// Writes `line` followed by a newline.
+    /// Writes `line` for people, control characters escaped, followed by a newline.
     public func line(_ line: String = "") {
-        sink(line + "\n")
+        sink(TerminalText.escapingControlCharacters(line) + "\n")
+    }
+
+    /// Writes a data format (CSV, JSON, a configuration file) exactly as given.
+    public func writeData(_ text: String) {
+        sink(text)
     }
 
     /// The process's standard output.
@@ -27,5 +39,15 @@ public final class TextOutput {
     /// The process's standard error.
     public static var standardError: TextOutput {
         TextOutput { FileHandle.standardError.write(Data($0.utf8)) }
+    }
+}
+
+extension String {
+    /// The string followed by spaces up to `width` characters, for columns; a longer string is kept
+    /// whole (Foundation's `padding(toLength:)` would cut it, and a cut occurrence number or task
+    /// name names something else).
+    func padded(toWidth width: Int) -> String {
+        let count = self.count
+        return count >= width ? self : self + String(repeating: " ", count: width - count)
     }
 }

@@ -1,3 +1,5 @@
+import LinuxSystem
+
 /// A command line that cannot be run as written: unknown option, missing or malformed value.
 /// Reported on stderr with the usage line, exit status 64 (`EX_USAGE`).
 public struct UsageError: Error, Equatable, Sendable {
@@ -18,10 +20,12 @@ public struct UsageError: Error, Equatable, Sendable {
         self.usage = ""
     }
 
-    /// "The value '…' is invalid for '<label>'", followed by `: reason` when there is one.
+    /// "The value '…' is invalid for '<label>'", followed by `: reason` when there is one; a long
+    /// value is cut (``TerminalText/excerpt(_:)``).
     public static func invalidValue(_ value: String, for label: String, reason: String? = nil, help: String? = nil) -> UsageError {
         let suffix = reason.map { ": " + $0 } ?? ""
-        return UsageError("The value '\(value)' is invalid for '\(label)'\(suffix)", argumentHelp: help)
+        return UsageError(
+            "The value '\(TerminalText.excerpt(value))' is invalid for '\(label)'\(suffix)", argumentHelp: help)
     }
 
     /// The text printed on stderr:

@@ -7,22 +7,50 @@ import Glibc
 /// Writes files so that readers see either nothing (or the old content) or the whole new file,
 /// even across a crash: a temporary file in the same directory, fsync, rename to the final name,
 /// fsync of the directory (rename(2) is atomic within one file system).
+///
+/// Only a regular file is ever replaced. A device node, FIFO, socket or directory at the path is
+/// refused (as root, a rename over `/dev/null` would replace the device), and so is a symbolic
+/// link: replacing the link would silently cut it, and following it would let whoever can write
+/// the link's directory choose which file gets replaced.
 enum AtomicFile {
-    /// Why a write failed: the operation, the path and the C error.
+    /// Why a write failed: the operation, the path and the reason (usually a C error).
     struct WriteError: Error, CustomStringConvertible {
         var operation: String
         var path: String
-        var errno: Int32
+        var reason: String
+
+        init(operation: String, path: String, errno: Int32) {
+            self.init(operation: operation, path: path, reason: "\(Errno(rawValue: errno))")
+        }
+
+        init(operation: String, path: String, reason: String) {
+            self.operation = operation
+            self.path = path
+            self.reason = reason
+        }
 
         var description: String {
-            "\(operation) \(path): \(Errno(rawValue: errno))"
+            "\(operation) \(path): \(reason)"
         }
     }
 
-    /// Replaces `path` with `contents`.
+    /// Replaces `path` with `contents`: creates it, or replaces the regular file there.
+    /// - Throws: `WriteError` for a path that cannot name a file, for anything at the path that is
+    ///   not a regular file, and for failed system calls.
     static func write(_ contents: String, to path: String) throws {
-        let directory = (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent
-        let temporary = try writeTemporary(contents, in: directory, hint: (path as NSString).lastPathComponent)
+        let target = FilePath(path)
+        if let problem = target.problemAsFileName {
+            throw WriteError(operation: "will not write", path: "'\(path)'", reason: problem)
+        }
+        do {
+            if let type = try target.fileType(followingLinks: false), type != .regular {
+                throw WriteError(operation: "will not replace", path: path, reason: "it is \(type), not a regular file")
+            }
+        } catch let error as Errno {
+            throw WriteError(operation: "look up", path: path, errno: error.rawValue)
+        }
+        let directory = target.directory
+        let temporary = try writeTemporary(contents, in: directory, hint: target.lastComponent)
         guard rename(temporary, path) == 0 else {
             let error = errno
             unlink(temporary)

@@ -95,8 +95,8 @@ enum CareOutput {
         var when = CareOutput.window(scheduleEvent, calendar: calendar)
         if showDay { when = LocalTime.day(scheduleEvent.start, calendar: calendar) + " " + when }
         let state = event.outcome.map { "done: " + summary($0.values, calendar: calendar) } ?? "not done"
-        return "#\(scheduleEvent.occurrence)".padding(toLength: 5, withPad: " ", startingAt: 0)
-            + " " + when.padding(toLength: showDay ? 24 : 13, withPad: " ", startingAt: 0) + " " + state
+        return "#\(scheduleEvent.occurrence)".padded(toWidth: 5)
+            + " " + when.padded(toWidth: showDay ? 24 : 13) + " " + state
     }
 
     /// `{"state": "progress", "fraction": 0.5}`; fraction null for `no_tasks` and `no_events`.

@@ -19,9 +19,25 @@ public struct DateArgument: Hashable, Sendable, CustomStringConvertible {
     /// The text as typed.
     public let description: String
 
-    /// Parses `text`; nil when it is not one of the accepted forms or names a day that does not
-    /// exist (2026-02-30) or a time out of range.
+    /// The first day of the Gregorian calendar. Foundation's Gregorian calendar is Julian before
+    /// it (1582-10-10 would become 1582-10-20) and has no year 0, so earlier dates are refused
+    /// rather than silently moved.
+    public static let firstGregorianDay = (year: 1582, month: 10, day: 15)
+
+    /// Parses `text`; nil when it is not one of the accepted forms, names a day that does not
+    /// exist (2026-02-30) or comes before ``firstGregorianDay``, or a time out of range.
     public init?(_ text: String) {
+        self.init(anyYear: text)
+        guard !isBeforeGregorianCalendar else { return nil }
+    }
+
+    /// Whether the day comes before ``firstGregorianDay``.
+    var isBeforeGregorianCalendar: Bool {
+        let first = Self.firstGregorianDay
+        return (year, month, day) < (first.year, first.month, first.day)
+    }
+
+    private init?(anyYear text: String) {
         let chars = Array(text.utf8)
         func number(_ range: Range<Int>) -> Int? {
             guard range.upperBound <= chars.count else { return nil }
@@ -106,14 +122,23 @@ public struct DateArgument: Hashable, Sendable, CustomStringConvertible {
 
     /// For ``ParsedValues`` transforms: the parsed date, or an error saying what is accepted.
     static func parse(_ text: String) throws -> DateArgument {
-        guard let date = DateArgument(text) else { throw DateArgumentError() }
+        guard let date = DateArgument(anyYear: text) else { throw DateArgumentError.malformed }
+        guard !date.isBeforeGregorianCalendar else { throw DateArgumentError.beforeGregorianCalendar }
         return date
     }
 }
 
-/// A date argument that is not in an accepted form.
-struct DateArgumentError: Error, CustomStringConvertible {
+/// A date argument that is not in an accepted form, or too early.
+enum DateArgumentError: Error, CustomStringConvertible {
+    case malformed
+    case beforeGregorianCalendar
+
     var description: String {
-        "expected an ISO 8601 date such as 2026-06-07, 2026-06-07T08:00 or 2026-06-07T08:00+02:00"
+        switch self {
+        case .malformed:
+            "expected an ISO 8601 date such as 2026-06-07, 2026-06-07T08:00 or 2026-06-07T08:00+02:00"
+        case .beforeGregorianCalendar:
+            "dates before 1582-10-15, the first day of the Gregorian calendar, are not supported"
+        }
     }
 }

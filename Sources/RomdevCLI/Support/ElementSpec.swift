@@ -1,5 +1,6 @@
 import Care
 import Foundation
+import LinuxSystem
 
 /// A schedule element as written on the command line:
 /// `start=2026-06-07T08:00,end=2026-06-14T00:00,every=1d,duration=1h,text=Before breakfast`.
@@ -182,15 +183,15 @@ public enum ElementSpecError: Error, Hashable, Sendable, CustomStringConvertible
         case .emptyField:
             "empty field (fields are separated by single commas)"
         case .notKeyValue(let text):
-            "'\(text)' is not a field=value pair"
+            "'\(TerminalText.excerpt(text))' is not a field=value pair"
         case .unknownField(let name):
-            "unknown field '\(name)' (fields: \(ElementSpec.fieldNames.joined(separator: ", ")))"
+            "unknown field '\(TerminalText.excerpt(name))' (fields: \(ElementSpec.fieldNames.joined(separator: ", ")))"
         case .repeatedField(let name):
             "field '\(name)' is given twice"
         case .missingField(let name):
             "missing field '\(name)'"
         case .invalidValue(let field, let value):
-            "field '\(field)' has an invalid value '\(value)': " + Self.expected(field)
+            "field '\(field)' has an invalid value '\(TerminalText.excerpt(value))': " + Self.expected(field)
         }
     }
 

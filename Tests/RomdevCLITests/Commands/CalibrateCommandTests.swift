@@ -78,17 +78,17 @@ struct CalibrateCommandTests {
     @Test func doctorReportsTheCalibrationsAgeOrItsAbsence() throws {
         let romdev = try InProcessRomdev()
         let missing = CalibrationStatus(
-            file: CalibrationFile(explicitPath: nil, store: StoreOptions(path: nil), in: romdev.context), now: Date())
+            file: try CalibrationFile(explicitPath: nil, store: StoreOptions(path: nil), in: romdev.context), now: Date())
         #expect(missing.status == .missing)
         try romdev.run(["calibrate", "--simulate"])
         let written = CalibrationStatus(
-            file: CalibrationFile(explicitPath: nil, store: StoreOptions(path: nil), in: romdev.context),
+            file: try CalibrationFile(explicitPath: nil, store: StoreOptions(path: nil), in: romdev.context),
             now: Date().addingTimeInterval(3 * 86_400))
         #expect(written.status == .valid)
         #expect(written.detail.hasPrefix("valid, 3 days old"))
         try "{\"version\": 7}".write(toFile: defaultPath(romdev), atomically: true, encoding: .utf8)
         let newer = CalibrationStatus(
-            file: CalibrationFile(explicitPath: nil, store: StoreOptions(path: nil), in: romdev.context), now: Date())
+            file: try CalibrationFile(explicitPath: nil, store: StoreOptions(path: nil), in: romdev.context), now: Date())
         #expect(newer.status == .invalid)
         #expect(newer.detail.contains("format version 7"))
     }

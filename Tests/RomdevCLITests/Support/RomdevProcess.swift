@@ -3,7 +3,10 @@ import Foundation
 /// Runs the built `romdev` executable, as swift-argument-parser's `AssertExecuteCommand` does.
 struct RomdevProcess {
     struct Result {
+        /// The exit status, or the signal's number when `signaled`.
         var status: Int32
+        /// Whether a signal ended the process (a crash: SIGILL from a trap, SIGSEGV, SIGABRT).
+        var signaled = false
         var stdout: String
         var stderr: String
     }
@@ -21,11 +24,13 @@ struct RomdevProcess {
         return candidates[0].appendingPathComponent("romdev")
     }()
 
-    /// Runs `romdev arguments…` with exactly `environment` (plus PATH) and returns its status and output.
-    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Result {
+    /// Runs `romdev arguments…` with exactly `environment` (plus PATH), in `directory` when given,
+    /// and returns its status and output.
+    static func run(_ arguments: [String], environment: [String: String] = [:], in directory: String? = nil) throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         var env = environment
         env["PATH"] = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         env["TZ"] = env["TZ"] ?? "UTC"
@@ -42,7 +47,7 @@ struct RomdevProcess {
         group.wait()
         process.waitUntilExit()
         return Result(
-            status: process.terminationStatus,
+            status: process.terminationStatus, signaled: process.terminationReason == .uncaughtSignal,
             stdout: String(decoding: outData, as: UTF8.self),
             stderr: String(decoding: errData, as: UTF8.self))
     }

@@ -1,0 +1,17 @@
+/// Numbers as typed on the command line: plain decimal notation only.
+///
+/// `Double(_:)` also reads hexadecimal (`0x10`, `0x1.8p2`), exponents (`1e-9`), `inf` and `nan`;
+/// none of those is how a person writes a pain score or a number of seconds, and accepting them
+/// silently turns a typo into a value.
+enum NumberArgument {
+    /// `7`, `-1`, `+2`, `7.5`, `.5`, `5.`: an optional sign, digits, at most one decimal point
+    /// and at least one digit; nil for anything else.
+    static func decimal(_ text: String) -> Double? {
+        var body = Substring(text)
+        if body.first == "+" || body.first == "-" { body = body.dropFirst() }
+        let digits = body.filter { ("0"..."9").contains($0) }.count
+        let points = body.filter { $0 == "." }.count
+        guard digits > 0, points <= 1, digits + points == body.count, digits <= 30 else { return nil }
+        return Double(text)
+    }
+}
