@@ -24,6 +24,9 @@ public enum ErrorSource: String, CaseIterable, Sendable {
     /// Reads 5–100 ms apart, one in ten after a stall of 0.2–0.4 s.
     case hostJitter = "host jitter, stalls"
     case all = "all of the above"
+    /// Every sensor and host error with the thigh still: what the device itself contributes, as a
+    /// single sensor cannot tell the thigh's turn from the knee's.
+    case allButThigh = "all but the thigh"
     /// A part as it comes, without calibration in mind: accelerometer offsets of 5–30 mg and
     /// sensitivities within ±1.5 % on both sensors.
     case typicalPart = "5–30 mg, ±1.5 % scale"
@@ -50,7 +53,7 @@ public enum ErrorSource: String, CaseIterable, Sendable {
             errors.gyroOffsetDPS = datasheet.gyroOffsetDPS
             errors.gyroOffsetDriftPerCelsius = datasheet.gyroOffsetDriftPerCelsius
         case .clockError: errors.sampleClockError = datasheet.sampleClockError
-        case .all:
+        case .all, .allButThigh:
             let temperature = errors.temperature
             errors = datasheet
             errors.temperature = temperature
@@ -79,6 +82,6 @@ public enum ErrorSource: String, CaseIterable, Sendable {
     }
 
     var load: AccuracyTrial.HostLoad {
-        self == .hostJitter || self == .all ? .loaded : .idle
+        self == .hostJitter || self == .all || self == .allButThigh ? .loaded : .idle
     }
 }

@@ -6,7 +6,7 @@ import Sensor
 /// Fusion figures: ROM accuracy over seeded simulated sessions (idle and loaded host) and the cost of
 /// fusion per sample.
 enum FusionBench {
-    /// Sessions per row: 24 rows of 100 take about a minute (release, 2 cores).
+    /// Sessions per row: 26 rows of 100 take about a minute (release, 2 cores).
     static let trials = 100
 
     static func run() {
