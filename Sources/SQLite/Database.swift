@@ -22,10 +22,15 @@ public final class Database: @unchecked Sendable {
         /// Called with the SQL of every statement as it starts, without its arguments
         /// (`sqlite3_trace_v2`, `SQLITE_TRACE_STMT`). For tests and diagnostics.
         public var trace: (@Sendable (String) -> Void)?
+        /// Open with `SQLITE_OPEN_READONLY`: the file must exist and already be in WAL mode, and
+        /// nothing is written (a user without write access to the file can read it). Writes
+        /// fail with `SQLITE_READONLY`.
+        public var readOnly: Bool
 
-        public init(busyTimeout: Duration = .seconds(5), trace: (@Sendable (String) -> Void)? = nil) {
+        public init(busyTimeout: Duration = .seconds(5), trace: (@Sendable (String) -> Void)? = nil, readOnly: Bool = false) {
             self.busyTimeout = busyTimeout
             self.trace = trace
+            self.readOnly = readOnly
         }
     }
 
@@ -36,14 +41,16 @@ public final class Database: @unchecked Sendable {
     /// Keeps the trace closure alive as long as SQLite may call it.
     private let traceBox: TraceBox?
 
-    /// Opens (creating if needed) the database at `path`. The parent directory must exist.
+    /// Opens (creating if needed, unless read-only) the database at `path`. The parent
+    /// directory must exist.
     ///
     /// - Throws: ``DatabaseError`` when the file cannot be opened or configured (not a database,
     ///   no permission, WAL unavailable).
     public init(path: String, configuration: Configuration = Configuration()) throws {
         var handle: OpaquePointer?
         // NOMUTEX: our queue already serializes access, SQLite's own mutex would be redundant.
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let access = configuration.readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+        let flags = access | SQLITE_OPEN_NOMUTEX
         let code = sqlite3_open_v2(path, &handle, flags, nil)
         guard code == SQLITE_OK, let handle else {
             let error = DatabaseError.make(code, connection: handle, sql: nil)
@@ -69,13 +76,15 @@ public final class Database: @unchecked Sendable {
             traceBox = nil
         }
 
-        let mode = try connection.fetchValue("PRAGMA journal_mode = WAL", as: String.self)
+        // Read-only, the journal mode can only be read: a store this program wrote is in WAL mode.
+        let journalSQL = configuration.readOnly ? "PRAGMA journal_mode" : "PRAGMA journal_mode = WAL"
+        let mode = try connection.fetchValue(journalSQL, as: String.self)
         guard mode?.lowercased() == "wal" else {
             throw DatabaseError(resultCode: .SQLITE_ERROR,
                                 message: "could not switch to WAL journaling (got \(mode ?? "nothing"))",
-                                sql: "PRAGMA journal_mode = WAL")
+                                sql: journalSQL)
         }
-        try connection.execute("PRAGMA synchronous = FULL")
+        if !configuration.readOnly { try connection.execute("PRAGMA synchronous = FULL") }
         try connection.execute("PRAGMA foreign_keys = ON")
 
         self.path = path

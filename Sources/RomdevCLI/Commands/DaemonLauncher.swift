@@ -34,7 +34,7 @@ struct DaemonLauncher {
         let storeOptions = StoreOptions(path: store.path ?? configuration.storePath)
         let location = storeOptions.resolve(in: context)
         let careStore = try attempt("could not open the care store at \(location.path)") {
-            try CareStore(path: location.path, timeZone: configuration.timeZone ?? context.defaultTimeZone)
+            try CareStore(path: location.path, access: .create, timeZone: configuration.timeZone ?? context.defaultTimeZone)
         }
         logger.notice("care store \(location.path) (from \(location.source.rawValue))")
 
