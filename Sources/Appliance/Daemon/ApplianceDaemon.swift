@@ -23,8 +23,12 @@ public final class ApplianceDaemon {
         public var output: any DaemonOutput
         /// Whether NTP synchronised the clock since boot.
         public var clockSynchronized: () -> Bool
-        /// Whether SIGTERM or SIGINT arrived.
+        /// Whether a stop signal (SIGTERM, SIGINT, SIGQUIT) arrived.
         public var stopRequested: () -> Bool
+        /// Whether a reload (SIGHUP) was asked for since the last call.
+        public var reloadRequested: () -> Bool
+        /// Reads the configuration file again; nil when there is none to read (tests).
+        public var loadConfiguration: (() throws -> ApplianceConfiguration)?
         public var requests: (any ControlRequestSource)?
         /// Calibrations asked for over the control socket; nil refuses them.
         public var calibrations: (any GuidedCalibrationStarter)?
@@ -33,6 +37,7 @@ public final class ApplianceDaemon {
             store: CareStore, panel: ControlPanel, monotonic: any GPIOClock, wallClock: any WallClock,
             sensor: any SensorProbe, measurements: any GuidedMeasurementStarter, output: any DaemonOutput,
             clockSynchronized: @escaping () -> Bool, stopRequested: @escaping () -> Bool,
+            reloadRequested: @escaping () -> Bool = { false }, loadConfiguration: (() throws -> ApplianceConfiguration)? = nil,
             requests: (any ControlRequestSource)? = nil, calibrations: (any GuidedCalibrationStarter)? = nil
         ) {
             self.store = store
@@ -44,6 +49,8 @@ public final class ApplianceDaemon {
             self.output = output
             self.clockSynchronized = clockSynchronized
             self.stopRequested = stopRequested
+            self.reloadRequested = reloadRequested
+            self.loadConfiguration = loadConfiguration
             self.requests = requests
             self.calibrations = calibrations
         }
@@ -71,8 +78,9 @@ public final class ApplianceDaemon {
     }
 
     let parts: Parts
-    let settings: Settings
-    let policy: ReminderPolicy
+    /// The running settings; a reload replaces the configuration's live keys.
+    var settings: Settings
+    var policy: ReminderPolicy
     let reader: CareDayReader
 
     // Loop state.
@@ -122,11 +130,15 @@ public final class ApplianceDaemon {
     public init(parts: Parts, settings: Settings) {
         self.parts = parts
         self.settings = settings
-        var calendar = parts.store.calendar
-        if let zone = settings.configuration.timeZone { calendar.timeZone = zone }
-        policy = ReminderPolicy(
-            reminders: settings.configuration.reminders, quietHours: settings.configuration.quietHours, calendar: calendar)
+        policy = Self.policy(settings.configuration, store: parts.store)
         reader = CareDayReader(store: parts.store)
+    }
+
+    /// The reminder rule of a configuration: its times and quiet hours, in its zone or the store's.
+    static func policy(_ configuration: ApplianceConfiguration, store: CareStore) -> ReminderPolicy {
+        var calendar = store.calendar
+        if let zone = configuration.timeZone { calendar.timeZone = zone }
+        return ReminderPolicy(reminders: configuration.reminders, quietHours: configuration.quietHours, calendar: calendar)
     }
 
     var now: UInt64 { parts.monotonic.nowNanoseconds }
@@ -178,6 +190,7 @@ public final class ApplianceDaemon {
 
     /// One wake of the loop: watchdog, store, sensor, session, cues, requests, status.
     func turn() {
+        if parts.reloadRequested() { reloadConfiguration() }
         let wall = parts.wallClock.now
         pingWatchdog()
         let day = LocalDay(wall, calendar: parts.store.calendar)

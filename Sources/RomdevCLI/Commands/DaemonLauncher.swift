@@ -17,6 +17,8 @@ import Musl
 /// from the configuration, for the board or the simulator, and runs its loop.
 struct DaemonLauncher {
     let configuration: ApplianceConfiguration
+    /// Reads the configuration file again, for a reload (SIGHUP).
+    let reloadConfiguration: () throws -> ApplianceConfiguration
     let store: StoreOptions
     let simulation: DaemonCommand.Simulation?
 
@@ -111,7 +113,8 @@ struct DaemonLauncher {
                 store: careStore, panel: panel, monotonic: clocks.monotonic, wallClock: wallClock, sensor: probe,
                 measurements: measurements, output: output,
                 clockSynchronized: simulation == nil ? { ClockSynchronization.isSynchronized() } : { true },
-                stopRequested: { signals.isStopRequested }, requests: requests, calibrations: calibrations),
+                stopRequested: { signals.isStopRequested }, reloadRequested: { signals.takeReloadRequest() },
+                loadConfiguration: reloadConfiguration, requests: requests, calibrations: calibrations),
             settings: ApplianceDaemon.Settings(
                 configuration: configuration,
                 watchdog: ServiceWatchdog(environment: context.environment, processID: getpid()),
