@@ -14,7 +14,9 @@ public final class ApplianceDaemon {
     /// Everything the loop works with.
     public struct Parts {
         public var store: CareStore
-        public var panel: ControlPanel
+        /// The button, LED and buzzer; nil when their lines could not be requested (the daemon
+        /// then runs without them and says so in its status).
+        public var panel: ControlPanel?
         /// The panel's clock: button edges, cues, and the loop's waits.
         public var monotonic: any GPIOClock
         public var wallClock: any WallClock
@@ -34,7 +36,7 @@ public final class ApplianceDaemon {
         public var calibrations: (any GuidedCalibrationStarter)?
 
         public init(
-            store: CareStore, panel: ControlPanel, monotonic: any GPIOClock, wallClock: any WallClock,
+            store: CareStore, panel: ControlPanel?, monotonic: any GPIOClock, wallClock: any WallClock,
             sensor: any SensorProbe, measurements: any GuidedMeasurementStarter, output: any DaemonOutput,
             clockSynchronized: @escaping () -> Bool, stopRequested: @escaping () -> Bool,
             reloadRequested: @escaping () -> Bool = { false }, loadConfiguration: (() throws -> ApplianceConfiguration)? = nil,
@@ -94,6 +96,8 @@ public final class ApplianceDaemon {
     var refreshRequested = true
     var lastReminder: Date?
     var sensorProblem: String?
+    /// Why there is no panel (the GPIO lines could not be requested), for the status line.
+    var panelProblem: String?
     var lastSensorProbe: UInt64 = 0
     var lastWatchdogPing: UInt64?
     var shownPattern: LEDPattern?
@@ -151,9 +155,18 @@ public final class ApplianceDaemon {
     /// then loops. On the way out the session is aborted without storing anything, `STOPPING=1`
     /// is sent and the LED and buzzer are turned off and released.
     ///
-    /// - Parameter sensorProblem: The start-up probe's finding (nil: the sensor answered).
-    public func run(sensorProblem initialProblem: String?) {
+    /// - Parameters:
+    ///   - sensorProblem: The start-up probe's finding (nil: the sensor answered).
+    ///   - panelProblem: Why the GPIO lines could not be requested, when ``Parts/panel`` is nil.
+    ///     The daemon keeps running without button, LED and buzzer (the store, reminders' status
+    ///     and the control socket still work) rather than exit and be restarted in a loop: the
+    ///     lines do not appear by retrying, and `systemctl status` shows which one is missing.
+    public func run(sensorProblem initialProblem: String?, panelProblem: String? = nil) {
         sensorProblem = initialProblem
+        self.panelProblem = panelProblem
+        if let panelProblem {
+            log(.error, "no button, LED or buzzer: \(panelProblem); running without them until restarted")
+        }
         lastSensorProbe = now
         if let initialProblem {
             log(.warning, "motion sensor not answering on \(parts.sensor.location): \(initialProblem); retrying every \(settings.timing.sensorRetryNanoseconds / 1_000_000_000) s")
@@ -166,15 +179,19 @@ public final class ApplianceDaemon {
         while !parts.stopRequested() {
             turn()
             if let limit = settings.exitAfterMeasurements, measurementsEnded >= limit, !isBusy,
-                transientPattern == nil, parts.panel.cues.currentChime == nil
+                transientPattern == nil, parts.panel?.cues.currentChime == nil
             {
                 log(.notice, "\(limit) measurement\(limit == 1 ? "" : "s") done; stopping as asked")
                 break
             }
             let deadline = now + settings.timing.pollNanoseconds
+            guard let panel = parts.panel else {
+                parts.monotonic.sleep(untilNanoseconds: deadline)
+                continue
+            }
             let events: [ButtonEvent]
             do {
-                events = try parts.panel.waitForButton(untilNanoseconds: deadline)
+                events = try panel.waitForButton(untilNanoseconds: deadline)
             } catch {
                 log(.error, "button or cue output failed: \(error)")
                 // Keep the loop's pace: a GPIO error must not turn into a busy loop.
@@ -240,7 +257,7 @@ public final class ApplianceDaemon {
             log(.notice, "calibration aborted by the stop request")
         }
         do {
-            try parts.panel.shutDown()
+            try parts.panel?.shutDown()
         } catch {
             log(.error, "turning the LED and buzzer off failed: \(error)")
         }

@@ -40,7 +40,8 @@ struct DaemonCommand: CommandAction, Equatable {
             clock is not trusted) until the measurement is stored. A short press starts the
             guided measurement: one beep, hold still; two rising beeps, extend the knee and
             return; three rising tones once the result is stored. A long press cancels. A
-            missing sensor is retried; SIGTERM, SIGINT or SIGQUIT aborts a running measurement
+            missing sensor is retried; without its GPIO lines it runs on without button, LED
+            and buzzer, its status naming the line; SIGTERM, SIGINT or SIGQUIT aborts a running measurement
             without storing anything and exits 0. SIGHUP re-reads the configuration file: the
             reminder times, quiet hours, time zone and clock rule apply at once, the other keys
             at the next restart, and a file that does not load changes nothing. SIGPIPE,
@@ -56,8 +57,9 @@ struct DaemonCommand: CommandAction, Equatable {
             EXIT CODES:
               0     Stopped by SIGTERM, SIGINT or SIGQUIT (or, simulated, after --exit-after), or
                     --print-config / --check-config done.
-              1     Start-up failed: the care store, the GPIO lines or the control socket
-                    could not be opened.
+              1     Start-up failed: the care store could not be opened, or another daemon
+                    answers on the control socket. Missing GPIO lines do not stop it: it
+                    runs without button, LED and buzzer, and its status names the line.
               64    Usage error (EX_USAGE).
               78    The configuration file cannot be used (EX_CONFIG); the message names the
                     file, the line and the key.

@@ -64,7 +64,7 @@ struct DaemonLauncher {
             openSensor: openSensor)
 
         // 3. The button, LED and buzzer.
-        let (panel, simulatedChip) = try controlPanel(clock: clocks.monotonic, logger: logger)
+        let (panel, panelProblem, simulatedChip) = controlPanel(clock: clocks.monotonic, logger: logger)
 
         // 4. The control socket.
         let socketPath = ControlSocketLocation.path(environment: context.environment)
@@ -73,7 +73,7 @@ struct DaemonLauncher {
             requests = ControlServerRequests(server: try ControlServer(path: socketPath), logger: logger)
             logger.info("control socket \(socketPath)")
         } catch .alreadyRunning(let path) {
-            try? panel.shutDown()
+            try? panel?.shutDown()
             throw CommandFailure(
                 "another romdev daemon is running", why: "it answers on \(path)",
                 hint: "stop it first (systemctl stop romdev); the GPIO lines and the sensor serve one daemon")
@@ -104,7 +104,7 @@ struct DaemonLauncher {
         do {
             signals = try SignalWatcher()
         } catch {
-            try? panel.shutDown()
+            try? panel?.shutDown()
             throw CommandFailure("cannot install the signal handlers", why: "\(error)")
         }
         defer { signals.restore() }
@@ -119,7 +119,7 @@ struct DaemonLauncher {
                 configuration: configuration,
                 watchdog: ServiceWatchdog(environment: context.environment, processID: getpid()),
                 exitAfterMeasurements: simulation?.exitAfter))
-        daemon.run(sensorProblem: sensorProblem)
+        daemon.run(sensorProblem: sensorProblem, panelProblem: panelProblem)
     }
 
     /// The daemon's clocks: the host's, or one scaled simulated time for everything.
@@ -154,8 +154,9 @@ struct DaemonLauncher {
     }
 
     /// Requests the lines on the board's chips, or on a simulated chip whose output changes are
-    /// logged.
-    func controlPanel(clock: any GPIOClock, logger: ServiceLogger) throws -> (ControlPanel, SimulatedGPIO?) {
+    /// logged. Lines that cannot be requested give no panel and the reason, with what to check:
+    /// the daemon runs on without them.
+    func controlPanel(clock: any GPIOClock, logger: ServiceLogger) -> (panel: ControlPanel?, problem: String?, chip: SimulatedGPIO?) {
         var lines = configuration.gpio
         let locator: GPIOLineLocator
         var chip: SimulatedGPIO?
@@ -172,11 +173,10 @@ struct DaemonLauncher {
             locator = GPIOLineLocator()
         }
         do {
-            return (try ControlPanel(configuration: lines, locator: locator, clock: clock), chip)
+            return (try ControlPanel(configuration: lines, locator: locator, clock: clock), nil, chip)
         } catch {
-            throw CommandFailure(
-                "cannot request the GPIO lines", why: "\(error)",
-                hint: "check the button, led and buzzer keys of the configuration, that the romdev user is in group gpio, and that no other program holds the lines (gpioinfo)")
+            return (nil, "\(error); check the button, led and buzzer keys of the configuration, that the romdev user"
+                + " is in group gpio, and that no other program holds the lines (gpioinfo)", chip)
         }
     }
 

@@ -8,8 +8,9 @@ import Glibc
 import Musl
 #endif
 
-/// What each signal does to `romdev daemon --simulate`. Every step waits for the daemon to say
-/// it is ready (notify protocol) or to answer on its socket, never for a while.
+/// What each signal, and a missing GPIO line, does to `romdev daemon --simulate`. Every step
+/// waits for the daemon to say it is ready (notify protocol) or to answer on its socket, never
+/// for a while.
 @Suite(.serialized) struct DaemonSignalEndToEndTests {
     typealias Device = DaemonEndToEndTests.Device
 
@@ -58,5 +59,22 @@ import Musl
 
         device.signal(SIGTERM)
         #expect(device.wait() == 0)
+    }
+
+    @Test func aMissingGPIOLineKeepsTheDaemonRunningAndNamesTheLine() throws {
+        let device = try Device()
+        let config = device.directory.path + "/romdev.conf"
+        try "button = GPIO99\n".write(toFile: config, atomically: true, encoding: .utf8)
+        try device.start(["--config", config, "--start-at", device.tomorrowAt("10:00:00")])
+        #expect(device.notify.waitFor("READY=1") != nil)
+        let status = device.notify.datagrams().flatMap { $0 }.first { $0.hasPrefix("STATUS=") }
+        #expect(status?.hasPrefix("STATUS=no button, LED or buzzer (no GPIO line named 'GPIO99' on ") == true, "\(status ?? "")")
+        let socket = ControlSocketLocation.path(environment: device.environment)
+        let reply = try ControlClient(path: socket).send(.status)
+        #expect(reply.status == .ok)
+        #expect(reply.message.contains("no GPIO line named 'GPIO99'"), "\(reply.message)")
+        device.signal(SIGTERM)
+        #expect(device.wait() == 0)
+        #expect(device.log.contains("<3>no button, LED or buzzer: no GPIO line named 'GPIO99'"))
     }
 }
