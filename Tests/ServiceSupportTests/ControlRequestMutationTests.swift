@@ -54,15 +54,8 @@ struct ControlRequestMutationTests {
             !line.contains(0x0A) && (try? ControlRequest(line: line)) == nil
         }
         for line in refused.enumerated().filter({ $0.offset % 7 == 0 }).map(\.element) {
-            let descriptor = socket(AF_UNIX, CInt(SOCK_STREAM.rawValue), 0)
+            let descriptor = try #require(rawConnect(server.path))
             defer { close(descriptor) }
-            var address = sockaddr_un()
-            address.sun_family = sa_family_t(AF_UNIX)
-            withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(server.path.utf8)) }
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-            }
-            try #require(connected == 0)
             _ = (line + [0x0A]).withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, CInt(MSG_NOSIGNAL)) }
             // The whole line is in the socket before the server looks: one receive reads it.
             #expect(try server.receive().isEmpty)

@@ -45,26 +45,36 @@ private func receive(_ count: Int, from server: ControlServer) throws -> [Contro
 /// A socket file with nobody listening, as a daemon killed with SIGKILL leaves it.
 private func makeStaleSocket(at path: String) throws {
     let descriptor = socket(AF_UNIX, CInt(SOCK_STREAM.rawValue), 0)
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
-    let bound = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-    }
+    let bound = withAddress(of: path) { bind(descriptor, $0, $1) }
     close(descriptor)
     #expect(bound == 0)
 }
 
-/// A blocking connection to the socket at `path`, or nil.
-private func rawConnect(_ path: String) -> CInt? {
-    let descriptor = socket(AF_UNIX, CInt(SOCK_STREAM.rawValue), 0)
+/// The `sockaddr_un` of `path`.
+func unixAddress(_ path: String) -> sockaddr_un {
     var address = sockaddr_un()
     address.sun_family = sa_family_t(AF_UNIX)
     withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
-    let connected = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+    return address
+}
+
+/// Calls `body` with `address` as a `sockaddr` and its length, for bind(2) and connect(2).
+func withSockaddr<T>(_ address: inout sockaddr_un, _ body: (UnsafePointer<sockaddr>, socklen_t) -> T) -> T {
+    withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
     }
-    guard connected == 0 else {
+}
+
+/// Calls `body` with the `sockaddr` of `path` and its length.
+func withAddress<T>(of path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) -> T) -> T {
+    var address = unixAddress(path)
+    return withSockaddr(&address, body)
+}
+
+/// A blocking connection to the socket at `path`, or nil.
+func rawConnect(_ path: String) -> CInt? {
+    let descriptor = socket(AF_UNIX, CInt(SOCK_STREAM.rawValue), 0)
+    guard withAddress(of: path, { connect(descriptor, $0, $1) }) == 0 else {
         close(descriptor)
         return nil
     }
@@ -73,15 +83,8 @@ private func rawConnect(_ path: String) -> CInt? {
 
 /// A raw connection that sends `text` and reads until the server closes.
 private func rawExchange(_ path: String, _ text: String) throws -> String {
-    let descriptor = socket(AF_UNIX, CInt(SOCK_STREAM.rawValue), 0)
+    let descriptor = try #require(rawConnect(path))
     defer { close(descriptor) }
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
-    let connected = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-    }
-    try #require(connected == 0)
     _ = Array(text.utf8).withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, CInt(MSG_NOSIGNAL)) }
     return String(decoding: try readToEnd(descriptor), as: UTF8.self)
 }
@@ -401,9 +404,8 @@ struct ControlSocketTests {
     @Test func oneClientOpeningIdleConnectionsCannotStarveAnother() throws {
         let directory = try TemporaryDirectory()
         let server = try ControlServer(path: directory.path("control.sock"))
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(server.path.utf8)) }
+        // Built before fork: the child must not allocate.
+        var address = unixAddress(server.path)
         var commands: [CInt] = [0, 0]
         var acknowledgements: [CInt] = [0, 0]
         #expect(pipe(&commands) == 0 && pipe(&acknowledgements) == 0)
@@ -417,9 +419,7 @@ struct ControlSocketTests {
             while read(commands[0], &count, 1) == 1 {
                 for _ in 0..<Int(count) {
                     let descriptor = socket(AF_UNIX, CInt(SOCK_STREAM.rawValue) | CInt(SOCK_NONBLOCK.rawValue), 0)
-                    _ = withUnsafePointer(to: &address) {
-                        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-                    }
+                    _ = withSockaddr(&address) { connect(descriptor, $0, $1) }
                 }
                 _ = write(acknowledgements[1], &count, 1)
             }

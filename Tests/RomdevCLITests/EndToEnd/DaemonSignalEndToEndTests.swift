@@ -41,20 +41,21 @@ import Musl
         let ready = try #require(device.notify.waitFor("READY=1"))
         #expect(device.notify.datagrams().flatMap { $0 }.contains { $0.hasPrefix("STATUS=") && $0.contains("next reminder 10:30") })
 
-        try "reminder_first = 10:45\ni2c_bus = /dev/i2c-7\n".write(toFile: config, atomically: true, encoding: .utf8)
-        device.signal(SIGHUP)
-        let reloading = try #require(device.notify.waitFor("RELOADING=1", skipping: ready))
-        let reloaded = try #require(device.notify.waitFor("READY=1", skipping: reloading))
-        let afterReload = device.notify.datagrams().flatMap { $0 }[reloaded...]
-        #expect(afterReload.first { $0.hasPrefix("STATUS=") }?.contains("next reminder 10:45") == true, "\(afterReload)")
+        /// Writes `text` to the file, sends SIGHUP and waits for RELOADING=1, then READY=1 after
+        /// the assignments already seen; returns the count seen then and the status that followed.
+        func reload(_ text: String, after seen: Int) throws -> (seen: Int, status: String?) {
+            try text.write(toFile: config, atomically: true, encoding: .utf8)
+            device.signal(SIGHUP)
+            let reloading = try #require(device.notify.waitFor("RELOADING=1", skipping: seen))
+            let ready = try #require(device.notify.waitFor("READY=1", skipping: reloading))
+            return (ready, device.notify.datagrams().flatMap { $0 }[ready...].first { $0.hasPrefix("STATUS=") })
+        }
+        let reloaded = try reload("reminder_first = 10:45\ni2c_bus = /dev/i2c-7\n", after: ready)
+        #expect(reloaded.status?.contains("next reminder 10:45") == true, "\(reloaded.status ?? "")")
         #expect(device.log.contains("<5>configuration reloaded; i2c_bus change at the next restart\n"))
 
-        try "reminder_first = 25:00\n".write(toFile: config, atomically: true, encoding: .utf8)
-        device.signal(SIGHUP)
-        let refused = try #require(device.notify.waitFor("RELOADING=1", skipping: reloaded))
-        let kept = try #require(device.notify.waitFor("READY=1", skipping: refused))
-        let afterRefusal = device.notify.datagrams().flatMap { $0 }[kept...]
-        #expect(afterRefusal.first { $0.hasPrefix("STATUS=") }?.contains("next reminder 10:45") == true, "\(afterRefusal)")
+        let refused = try reload("reminder_first = 25:00\n", after: reloaded.seen)
+        #expect(refused.status?.contains("next reminder 10:45") == true, "\(refused.status ?? "")")
         #expect(device.log.contains("<3>configuration not reloaded, the running one stays: "))
 
         device.signal(SIGTERM)
