@@ -102,17 +102,21 @@ extension CareStore {
         if !fresh {
             let applied = try migrator.appliedMigrations(database)
             if applied.isEmpty {
-                let tables = try database.read { try $0.fetchValue("SELECT count(*) FROM sqlite_master", as: Int.self) } ?? 0
+                let tables = try database.read {
+                    try $0.fetchValue("SELECT count(*) FROM sqlite_master", as: Int.self)
+                } ?? 0
                 guard tables == 0, access == .initialize else {
-                    throw CareStoreError.notAStore(
-                        path: path, reason: tables == 0 ? "an empty database" : "a database without the care store's tables")
+                    let reason = tables == 0 ? "an empty database" : "a database without the care store's tables"
+                    throw CareStoreError.notAStore(path: path, reason: reason)
                 }
                 fresh = true
             }
         }
         if access.writes && !fresh {
             let problem = try database.read { try $0.fetchValue("PRAGMA quick_check(1)", as: String.self) }
-            if problem != "ok" { throw CareStoreError.damaged(path: path, reason: problem ?? "no answer to quick_check") }
+            if problem != "ok" {
+                throw CareStoreError.damaged(path: path, reason: problem ?? "no answer to quick_check")
+            }
         }
         if access.writes {
             try migrator.migrate(database)

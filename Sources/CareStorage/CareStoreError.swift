@@ -112,7 +112,8 @@ extension CareStoreError: CustomStringConvertible {
         case let .emptyInterval(start, end):
             "the interval from \(start.formatted(.iso8601)) to \(end.formatted(.iso8601)) is empty: the end must be after the start"
         case let .intervalTooLong(start, end, maximumDays):
-            "the interval from \(start.formatted(.iso8601)) to \(end.formatted(.iso8601)) is longer than \(maximumDays) days"
+            "the interval from \(start.formatted(.iso8601)) to \(end.formatted(.iso8601))"
+                + " is longer than \(maximumDays) days"
         }
     }
 }

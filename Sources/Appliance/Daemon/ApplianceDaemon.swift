@@ -39,7 +39,8 @@ public final class ApplianceDaemon {
             store: CareStore, panel: ControlPanel?, monotonic: any GPIOClock, wallClock: any WallClock,
             sensor: any SensorProbe, measurements: any GuidedMeasurementStarter, output: any DaemonOutput,
             clockSynchronized: @escaping () -> Bool, stopRequested: @escaping () -> Bool,
-            reloadRequested: @escaping () -> Bool = { false }, loadConfiguration: (() throws -> ApplianceConfiguration)? = nil,
+            reloadRequested: @escaping () -> Bool = { false },
+            loadConfiguration: (() throws -> ApplianceConfiguration)? = nil,
             requests: (any ControlRequestSource)? = nil, calibrations: (any GuidedCalibrationStarter)? = nil
         ) {
             self.store = store
