@@ -251,31 +251,29 @@ struct ControlSocketTests {
         #expect(outcome == .busy(path: server.path))
     }
 
-    @Test func clientsBeyondTheLimitAreToldBusy() throws {
+    @Test func clientsBeyondTheLimitWaitInTheQueueUntilAPlaceFrees() throws {
         let directory = try TemporaryDirectory()
         let server = try ControlServer(path: directory.path("control.sock"))
         let calls = (0..<ControlServer.maximumConnections).map { _ in
             PendingCall(ControlClient(path: server.path), .status)
         }
         let received = try receive(ControlServer.maximumConnections, from: server)
-        let extra = PendingCall(ControlClient(path: server.path), .calibrate)
-        let extraOutcome = Mutex<Result<ControlReply, ControlClientError>?>(nil)
-        let finished = DispatchSemaphore(value: 0)
-        Thread.detachNewThread {
-            let outcome = extra.outcome()
-            extraOutcome.withLock { $0 = outcome }
-            finished.signal()
-        }
-        while finished.wait(timeout: .now() + .milliseconds(5)) == .timedOut {
-            #expect(try server.receive().isEmpty)
-        }
-        #expect(try extraOutcome.withLock { $0 }?.get() == .busy("too many clients are connected"))
+        // Connected (the kernel queues it) with its request sent, but every place is taken by a
+        // client waiting for its reply: it stays in the queue.
+        let extra = try #require(rawConnect(server.path))
+        defer { close(extra) }
+        _ = Array(ControlRequest.calibrate.line).withUnsafeBytes { send(extra, $0.baseAddress, $0.count, CInt(MSG_NOSIGNAL)) }
+        #expect(try server.receive().isEmpty)
         for request in received {
             server.reply(.ok("idle"), to: request.id)
         }
         for call in calls {
             #expect(try call.outcome().get() == .ok("idle"))
         }
+        let next = try server.receive()
+        #expect(next.map(\.request) == [.calibrate])
+        if let request = next.first { server.reply(.busy("calibrating"), to: request.id) }
+        #expect(try ControlReply(line: Array(try readToEnd(extra).dropLast())) == .busy("calibrating"))
     }
 
     @Test func silentClientsMakeRoomForOneWithARequest() throws {

@@ -32,6 +32,8 @@ extension ControlServer {
         private var descriptor: CInt
         /// The client's process (`SO_PEERCRED`), 0 when unknown.
         let peer: pid_t
+        /// The server's turn (call of `receive()`) that accepted it.
+        let turn: Int
         private(set) var state = State.reading
         /// When the current state ends (monotonic nanoseconds); not for `awaitingReply`.
         private(set) var deadline: UInt64
@@ -39,9 +41,10 @@ extension ControlServer {
         private var output: [UInt8] = []
         private var written = 0
 
-        init(descriptor: CInt, peer: pid_t, deadline: UInt64) {
+        init(descriptor: CInt, peer: pid_t, turn: Int, deadline: UInt64) {
             self.descriptor = descriptor
             self.peer = peer
+            self.turn = turn
             self.deadline = deadline
         }
 

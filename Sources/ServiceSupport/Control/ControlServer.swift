@@ -26,11 +26,10 @@ public final class ControlServer {
     }
 
     /// At most this many clients are connected at once. When all places are taken, the client
-    /// holding the most connections loses its oldest one that has not sent a whole request yet
-    /// (so one client opening idle connections cannot lock the others out); when no client
-    /// holds more than one, newcomers wait in the listen queue until a place frees (a request
-    /// arrives or a deadline passes); when every client is waiting for a reply, a new one gets
-    /// `busy` and is closed.
+    /// holding the most connections loses its oldest one that has not sent a whole request
+    /// during a whole turn of the daemon's loop (so one client opening idle connections cannot
+    /// lock the others out, and a client is never dropped before it could send); when there is
+    /// none, newcomers wait in the listen queue until a reply or a deadline frees a place.
     public static let maximumConnections = 8
     /// A request line longer than this is refused: real ones are tens of bytes.
     static let maximumRequestBytes = 4096
@@ -42,7 +41,11 @@ public final class ControlServer {
     private var listener: CInt
     private var identity: (dev: dev_t, ino: ino_t)
     private var connections: [RequestID: Connection] = [:]
+    /// Requests read by a call of ``receive()`` that then failed to accept, for the next call.
+    private var pendingReceived: [Received] = []
     private var nextID = 0
+    /// Counts the calls of ``receive()``: connections accepted in the current one are not dropped.
+    private var turn = 0
     private let clientTimeout: UInt64
     private let clock: () -> UInt64
 
@@ -101,29 +104,45 @@ public final class ControlServer {
     public func receive() throws(ControlServerError) -> [Received] {
         guard listener >= 0 else { return [] }
         let now = clock()
+        turn += 1
         for (id, connection) in connections where !connection.isAwaitingReply && now >= connection.deadline {
             connection.close()
             connections[id] = nil
         }
         flushWrites()
-        try acceptWaiting(at: now)
         var received: [Received] = []
+        // Read before accepting: a client whose request is there is never taken for a silent one.
         for id in connections.keys.sorted(by: { $0.rawValue < $1.rawValue }) {
-            guard let connection = connections[id] else { continue }
-            switch connection.readRequest() {
-            case .incomplete:
-                break
-            case .closed:
-                connection.close()
-                connections[id] = nil
-            case .request(let request):
-                received.append(Received(id: id, request: request))
-            case .malformed(let reason):
-                connection.queue(ControlReply.badRequest(reason), deadline: now &+ clientTimeout)
-            }
+            read(id, at: now, into: &received)
         }
-        flushWrites()
-        return received
+        defer { flushWrites() }
+        do {
+            try acceptWaiting(at: now, into: &received)
+        } catch {
+            // The requests read stay with their connections; the next call cannot see them again.
+            pendingReceived += received
+            throw error
+        }
+        let all = pendingReceived + received
+        pendingReceived = []
+        return all.sorted { $0.id.rawValue < $1.id.rawValue }
+    }
+
+    /// Reads connection `id`, adding a completed request to `received`; answers a malformed one
+    /// and forgets a closed one.
+    private func read(_ id: RequestID, at now: UInt64, into received: inout [Received]) {
+        guard let connection = connections[id] else { return }
+        switch connection.readRequest() {
+        case .incomplete:
+            break
+        case .closed:
+            connection.close()
+            connections[id] = nil
+        case .request(let request):
+            received.append(Received(id: id, request: request))
+        case .malformed(let reason):
+            connection.queue(ControlReply.badRequest(reason), deadline: now &+ clientTimeout)
+        }
     }
 
     /// Sends `reply` to the client of request `id` and closes that connection once it is written.
@@ -153,18 +172,15 @@ public final class ControlServer {
         }
     }
 
-    private func acceptWaiting(at now: UInt64) throws(ControlServerError) {
+    private func acceptWaiting(at now: UInt64, into received: inout [Received]) throws(ControlServerError) {
         while true {
-            var full = false
             if connections.count >= Self.maximumConnections {
-                // Room is made only for a client that is there.
+                // Room is made only for a client that is there. Without room, newcomers wait in
+                // the listen queue, in the order they came, until a reply or a deadline frees a
+                // place; a client finding the queue full reports the daemon busy.
                 var waiting = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
-                guard poll(&waiting, 1, 0) > 0 else { return }
-                full = !makeRoom()
+                guard poll(&waiting, 1, 0) > 0, makeRoom() else { return }
             }
-            // Those clients finish or reach their deadline soon; newcomers wait in the listen
-            // queue meanwhile, in the order they came.
-            if full && connections.values.contains(where: { !$0.isAwaitingReply }) { return }
             let client = accept(listener, nil, nil)
             if client < 0 {
                 let error = Errno.current
@@ -181,25 +197,24 @@ public final class ControlServer {
                 Glibc.close(client)
                 continue
             }
-            let connection = Connection(descriptor: client, peer: Self.peer(of: client), deadline: now &+ clientTimeout)
-            if full {
-                connection.queue(ControlReply.busy("too many clients are connected"), deadline: now &+ clientTimeout)
-                connection.flush()
-                connection.close()
-                continue
-            }
-            connections[RequestID(rawValue: nextID)] = connection
+            let connection = Connection(
+                descriptor: client, peer: Self.peer(of: client), turn: turn, deadline: now &+ clientTimeout)
+            let id = RequestID(rawValue: nextID)
+            connections[id] = connection
             nextID += 1
+            read(id, at: now, into: &received)
         }
     }
 
-    /// Frees a place: a connection whose reply is out, else the oldest connection still without a
-    /// request of the client holding the most connections, if it holds more than one.
+    /// Frees a place: a connection whose reply is out, else the oldest connection that has been
+    /// without a request for a whole turn, of the client holding the most connections, if it
+    /// holds more than one.
     /// - Returns: False when no connection may be dropped.
     private func makeRoom() -> Bool {
         let held = Dictionary(grouping: connections.values, by: \.peer).mapValues(\.count)
         let candidates = connections.filter { id, connection in
-            connection.state == .draining || (connection.isWaitingForRequest && held[connection.peer, default: 0] > 1)
+            connection.state == .draining
+                || (connection.isWaitingForRequest && connection.turn < turn && held[connection.peer, default: 0] > 1)
         }
         let victim = candidates.min { first, second in
             let firstRank = (first.value.state == .draining ? 0 : 1, -held[first.value.peer, default: 0], first.key.rawValue)
