@@ -28,23 +28,43 @@ extension Adherence {
         guard !tasks.isEmpty else { return days.map { DailyAdherence(day: $0, adherence: .noTasks) } }
 
         let taskIDs = Set(tasks.map(\.id))
-        var eventsByDay: [Date: [Event]] = [:]
-        for chain in chains where taskIDs.contains(chain.id) {
-            for event in chain.events(from: interval.start, to: interval.end, outcomes: outcomes, calendar: calendar) {
-                eventsByDay[calendar.startOfDayQuickly(for: event.scheduleEvent.start), default: []].append(event)
-            }
-        }
+        let counts = eventCounts(
+            days: days, in: interval, chains: chains.filter { taskIDs.contains($0.id) }, outcomes: outcomes,
+            calendar: calendar)
         return days.map { day in
             let dayInterval = calendar.dayInterval(containing: day)
             guard tasks.contains(where: { $0.schedule.exists(on: dayInterval) }) else {
                 return DailyAdherence(day: day, adherence: .noTasks)
             }
-            guard let events = eventsByDay[day], !events.isEmpty else {
+            guard let count = counts[day], count.events > 0 else {
                 return DailyAdherence(day: day, adherence: .noEvents)
             }
-            let completed = events.filter { $0.outcome != nil }.count
-            return DailyAdherence(day: day, adherence: .progress(Double(completed) / Double(events.count)))
+            return DailyAdherence(day: day, adherence: .progress(Double(count.completed) / Double(count.events)))
         }
+    }
+
+    /// How many events start on each day, and how many of them have an outcome. The events are
+    /// built a month of days at a time, so memory stays that of one month however long the range.
+    private static func eventCounts(
+        days: [Date], in interval: DateInterval, chains: [TaskVersionChain], outcomes: [Outcome], calendar: Calendar
+    ) -> [Date: (events: Int, completed: Int)] {
+        var counts: [Date: (events: Int, completed: Int)] = [:]
+        let chunkDays = 31
+        for first in stride(from: 0, to: days.count, by: chunkDays) {
+            let chunkStart = first == 0 ? interval.start : days[first]
+            let chunkEnd = first + chunkDays < days.count ? days[first + chunkDays] : interval.end
+            for chain in chains {
+                for event in chain.events(from: chunkStart, to: chunkEnd, outcomes: outcomes, calendar: calendar) {
+                    let start = event.scheduleEvent.start
+                    // An event that began in an earlier chunk was counted there.
+                    guard first == 0 || start >= chunkStart else { continue }
+                    let day = calendar.startOfDayQuickly(for: start)
+                    counts[day, default: (0, 0)].events += 1
+                    if event.outcome != nil { counts[day, default: (0, 0)].completed += 1 }
+                }
+            }
+        }
+        return counts
     }
 
     private static func days(in interval: DateInterval, calendar: Calendar) -> [Date] {

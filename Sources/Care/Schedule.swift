@@ -17,6 +17,29 @@ public struct Schedule: Hashable, Sendable {
             .map(\.element)
     }
 
+    /// The most events a schedule may have on one day: every 15 minutes. Denser schedules are no
+    /// care plan, and their events would swamp every query (a task every second has 86,400 a day).
+    public static let maximumEventsPerDay = 96
+
+    /// The most events the schedule can have on a 24-hour day: one per element for calendar
+    /// steps (a day or longer keeps the local time), else 24 hours over the step, rounded up.
+    public var eventsPerDayBound: Int {
+        elements.reduce(0) { total, element in
+            // Months and years have no fixed length, but are longer than a day.
+            let step = element.interval.fixedLengthSeconds ?? 86_400
+            let perDay: Double = step >= 86_400 ? 1 : (86_400 / step).rounded(.up)
+            return total + Int(perDay)
+        }
+    }
+
+    /// Refuses a schedule denser than ``maximumEventsPerDay``.
+    ///
+    /// - Throws: ``ScheduleError/tooManyEventsPerDay(_:maximum:)``.
+    public func checkEventRate() throws(ScheduleError) {
+        let bound = eventsPerDayBound
+        if bound > Self.maximumEventsPerDay { throw .tooManyEventsPerDay(bound, maximum: Self.maximumEventsPerDay) }
+    }
+
     /// The earliest element start: the first possible event.
     public var startDate: Date {
         // Never empty (checked by the initializer) and sorted by start.

@@ -16,6 +16,8 @@ public enum ScheduleError: Error, Hashable, Sendable {
     case invalidTimeOfDay(hour: Int, minutes: Int)
     /// A weekday must be 1 (Sunday) to 7 (Saturday).
     case invalidWeekday(Int)
+    /// The schedule can have this many events a day, more than `maximum`.
+    case tooManyEventsPerDay(Int, maximum: Int)
 }
 
 extension ScheduleError: CustomStringConvertible {
@@ -36,6 +38,8 @@ extension ScheduleError: CustomStringConvertible {
             "time of day \(hour):\(minutes < 10 ? "0" : "")\(minutes) is not valid"
         case .invalidWeekday(let weekday):
             "weekday must be 1 (Sunday) to 7 (Saturday), got \(weekday)"
+        case .tooManyEventsPerDay(let count, let maximum):
+            "a schedule may have at most \(maximum) events a day (one every 15 minutes); this one has up to \(count)"
         }
     }
 }

@@ -3,6 +3,20 @@ import Foundation
 import SQLite
 
 extension CareStore {
+    /// The longest window ``fetchEvents(taskIDs:from:to:)`` and ``fetchAdherence(from:to:taskIDs:)``
+    /// take: ten years of days. With `Schedule.maximumEventsPerDay` it bounds a query's work.
+    public static let maximumQueryDays = 3660
+
+    /// Refuses an interval that is empty or longer than ``maximumQueryDays``, as the queries do;
+    /// for callers that check arguments before opening or querying.
+    public static func checkQueryInterval(from start: Date, to end: Date) throws(CareStoreError) {
+        guard start < end else { throw .emptyInterval(start: start, end: end) }
+        // Days of up to 25 hours (DST) still fit: the bound is on elapsed time.
+        if end.timeIntervalSince(start) > Double(maximumQueryDays + 1) * 86_400 {
+            throw .intervalTooLong(start: start, end: end, maximumDays: maximumQueryDays)
+        }
+    }
+
     /// The events of tasks in `[start, end)`, each from the task version that owns it, with its
     /// live outcome ([CK] `fetchEvents`; the rules are `TaskVersionChain.events`).
     ///
@@ -11,9 +25,10 @@ extension CareStore {
     ///   - start: Inclusive lower bound, compared with event ends.
     ///   - end: Exclusive upper bound, compared with event starts.
     /// - Returns: Events ordered by start, then by the order the tasks were added.
-    /// - Throws: ``CareStoreError/emptyInterval(start:end:)`` unless `start < end`.
+    /// - Throws: ``CareStoreError/emptyInterval(start:end:)`` unless `start < end`,
+    ///   ``CareStoreError/intervalTooLong(start:end:maximumDays:)``.
     public func fetchEvents(taskIDs: [String] = [], from start: Date, to end: Date) throws(CareStoreError) -> [Event] {
-        guard start < end else { throw .emptyInterval(start: start, end: end) }
+        try Self.checkQueryInterval(from: start, to: end)
         let calendar = calendar
         let ids = taskIDs.isEmpty ? nil : taskIDs
         let (chains, outcomes) = try read { db in
@@ -45,9 +60,10 @@ extension CareStore {
     /// no tasks / no events / the share of events with an outcome).
     ///
     /// - Parameter taskIDs: Tasks to consider; empty means all.
-    /// - Throws: ``CareStoreError/emptyInterval(start:end:)`` unless `start < end`.
+    /// - Throws: ``CareStoreError/emptyInterval(start:end:)`` unless `start < end`,
+    ///   ``CareStoreError/intervalTooLong(start:end:maximumDays:)``.
     public func fetchAdherence(from start: Date, to end: Date, taskIDs: [String] = []) throws(CareStoreError) -> [DailyAdherence] {
-        guard start < end else { throw .emptyInterval(start: start, end: end) }
+        try Self.checkQueryInterval(from: start, to: end)
         let calendar = calendar
         let interval = DateInterval(start: calendar.startOfDay(for: start), end: end)
         let (chains, outcomes) = try read { db in

@@ -79,15 +79,26 @@ extension CareStore {
         return CarePlanSettings(start: start, limb: limb, timeZone: zone)
     }
 
-    /// Whether the plan's onboarding is still to do: an `onboarding` task exists (not deleted)
-    /// and has no live outcome. While it is, only onboarding may be recorded.
+    /// Whether the plan's onboarding is still to do: an `onboarding` task exists and has no live
+    /// outcome. While it is, only onboarding may be recorded.
     public func isOnboardingPending() throws(CareStoreError) -> Bool {
         try read { try Self.isOnboardingPending(in: $0) }
     }
 
-    /// The plan's rule that onboarding comes first: while an `onboarding` task exists (not
-    /// deleted) without a live outcome, no other task may be recorded. Kept in the store so the
-    /// daemon and the command line enforce it alike.
+    /// Throws ``CareStoreError/onboardingRequired(taskID:)`` when an outcome of `taskID` would be
+    /// refused because onboarding is not done: for callers that check before doing something
+    /// long (a measurement) that ``addOutcomes(_:now:)`` would then refuse.
+    public func checkOnboardingDone(recording taskID: String) throws(CareStoreError) {
+        try read { try Self.checkOnboardingDone(recording: taskID, in: $0) }
+    }
+
+    /// The plan's rule that onboarding comes first: while an `onboarding` task exists without a
+    /// live outcome, no other task may be recorded. The one home of the rule: the daemon and the
+    /// command line both record through ``addOutcomes(_:now:)``.
+    ///
+    /// The onboarding task cannot be deleted (``deleteTasks(ids:now:)``), so consent cannot be
+    /// skipped; a store where it was deleted before that rule stays gated, because nothing shows
+    /// consent was given. Deleting the onboarding outcome (withdrawing consent) gates again.
     static func checkOnboardingDone(recording taskID: String, in db: Connection) throws {
         guard taskID != RecoverCarePlan.TaskID.onboarding else { return }
         if try isOnboardingPending(in: db) { throw CareStoreError.onboardingRequired(taskID: taskID) }
@@ -95,8 +106,7 @@ extension CareStore {
 
     private static func isOnboardingPending(in db: Connection) throws -> Bool {
         let onboarding = RecoverCarePlan.TaskID.onboarding
-        let versions = try db.fetchAll("SELECT deleted_date FROM task WHERE id = ?", [onboarding])
-        guard !versions.isEmpty, versions.allSatisfy({ $0[0] == .null }) else { return false }
+        guard try db.fetchOne("SELECT 1 FROM task WHERE id = ? LIMIT 1", [onboarding]) != nil else { return false }
         return try db.fetchOne(
             """
             SELECT 1 FROM outcome o JOIN task t ON o.task_uuid = t.uuid

@@ -5,14 +5,19 @@ import SQLite
 extension CareStore {
     /// Adds new tasks, each as its first version. All or nothing.
     ///
+    /// A schedule denser than `Schedule.maximumEventsPerDay` is refused, here and in updates:
+    /// every query of events and adherence grows with it.
+    ///
     /// - Throws: ``CareStoreError/duplicateTaskID(_:)`` when a task with the id exists or ever
     ///   existed (ids are never reused, even after a delete), ``CareStoreError/duplicateTaskVersion(_:)``,
-    ///   ``CareStoreError/care(_:)`` for a task that names a previous version.
+    ///   ``CareStoreError/care(_:)`` for a task that names a previous version,
+    ///   ``CareStoreError/schedule(_:)`` with `tooManyEventsPerDay`.
     @discardableResult
     public func addTasks(_ tasks: [CareTask]) throws(CareStoreError) -> [CareTask] {
         try write { db in
             for task in tasks {
                 _ = try TaskVersionChain([task])
+                try task.schedule.checkEventRate()
                 if try db.fetchOne("SELECT 1 FROM task WHERE id = ?", [task.id]) != nil {
                     throw CareStoreError.duplicateTaskID(task.id)
                 }
@@ -44,6 +49,7 @@ extension CareStore {
     public func updateTasks(_ tasks: [CareTask], now: Date) throws(CareStoreError) -> [CareTask] {
         try write { db in
             try tasks.map { proposed in
+                try proposed.schedule.checkEventRate()
                 let chain = try self.chain(id: proposed.id, in: db)
                 let outcomes = try Self.outcomes(OutcomeFilter(taskIDs: [proposed.id]), in: db).map(\.outcome)
                 let updated = try chain.updating(with: proposed, uuid: UUID(), now: now, outcomes: outcomes)
@@ -63,12 +69,16 @@ extension CareStore {
     /// tombstone's effective date (that of its current version) on; its rows and outcomes stay.
     /// All or nothing.
     ///
+    /// The onboarding task is refused: it holds the patient's consent, which gates every other
+    /// outcome (``checkOnboardingDone(recording:)``); deleting it must not lift the gate.
+    ///
     /// - Returns: The tombstones.
     /// - Throws: ``CareStoreError/unknownTask(id:)``, ``CareStoreError/care(_:)`` with
-    ///   `taskDeleted` when already deleted.
+    ///   `taskDeleted` when already deleted, ``CareStoreError/onboardingTaskKept``.
     @discardableResult
     public func deleteTasks(ids: [String], now: Date) throws(CareStoreError) -> [CareTask] {
-        try write { db in
+        if ids.contains(RecoverCarePlan.TaskID.onboarding) { throw .onboardingTaskKept }
+        return try write { db in
             try ids.map { id in
                 let deleted = try self.chain(id: id, in: db).deleting(uuid: UUID(), now: now)
                 try Self.insert(deleted.head, in: db)

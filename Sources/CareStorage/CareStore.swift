@@ -22,34 +22,56 @@ public final class CareStore: Sendable {
     /// Decoded task versions by UUID (see `chains(ids:in:)`).
     let taskVersionCache = Mutex<[UUID: CareTask]>([:])
 
-    /// Opens the store at `path`, creating its parent directories and the file if needed, and
-    /// migrating the schema.
+    /// Opens the store at `path` for `access`: checks the file, creates it (and its parent
+    /// directories) when `access` allows, and migrates the schema when it writes.
     ///
     /// - Parameters:
     ///   - path: The store file.
+    ///   - access: What the caller does with it (see ``Access``); the default creates a missing
+    ///     store.
     ///   - timeZone: The zone that defines days until the store records its own.
     ///   - busyTimeout: How long a write waits for another process's write to finish.
     /// - Throws: ``CareStoreError/storeTooNew(storeVersion:supportedVersion:)`` for a store written
-    ///   by a newer romdev (it is left untouched), ``CareStoreError/cannotCreateDirectory(path:reason:)``,
-    ///   ``CareStoreError/database(_:)``.
-    public init(path: String, timeZone: TimeZone, busyTimeout: Duration = .seconds(5)) throws(CareStoreError) {
-        let directory = FilePath(path).directory
-        if directory != "." {
-            do {
-                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            } catch {
-                throw .cannotCreateDirectory(path: directory, reason: (error as NSError).localizedDescription)
+    ///   by a newer romdev (it is left untouched), ``CareStoreError/notAStore(path:reason:)`` for
+    ///   a file that is not a store (empty, another database, not SQLite),
+    ///   ``CareStoreError/damaged(path:reason:)``, ``CareStoreError/cannotOpen(path:reason:)``,
+    ///   ``CareStoreError/cannotCreateDirectory(path:reason:)``, ``CareStoreError/database(_:)``.
+    public init(
+        path: String, access: Access = .create, timeZone: TimeZone, busyTimeout: Duration = .seconds(5)
+    ) throws(CareStoreError) {
+        var fresh: Bool
+        switch try Self.inspect(path) {
+        case .missing:
+            guard access == .create || access == .initialize else {
+                throw .cannotOpen(path: path, reason: "there is no such file")
             }
+            let directory = FilePath(path).directory
+            if directory != "." {
+                do {
+                    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+                } catch {
+                    throw .cannotCreateDirectory(path: directory, reason: (error as NSError).localizedDescription)
+                }
+            }
+            try Self.createFile(path)
+            fresh = true
+        case .empty:
+            // A store is never empty: this is a truncated store or a file made for something else.
+            guard access == .initialize else { throw .notAStore(path: path, reason: "an empty file (0 bytes)") }
+            fresh = true
+        case .database:
+            fresh = false
         }
         do {
-            let database = try Database(path: path, configuration: Database.Configuration(busyTimeout: busyTimeout))
-            try Self.migrator.migrate(database)
+            let configuration = Database.Configuration(busyTimeout: busyTimeout, readOnly: !access.writes)
+            let database = try Database(path: path, configuration: configuration)
+            try Self.prepare(database, path: path, access: access, fresh: fresh)
             let storedZone = try database.read { try Self.metadata(.timeZone, in: $0) }
             self.database = database
             self.path = path
             self.calendarState = Mutex(Self.gregorian(in: try storedZone.map(Self.timeZone(identifier:)) ?? timeZone))
         } catch {
-            throw CareStoreError(wrapping: error)
+            throw CareStoreError(wrapping: error, path: path)
         }
     }
 
@@ -78,13 +100,13 @@ public final class CareStore: Sendable {
 
     /// Runs `body` in a read transaction, mapping errors to ``CareStoreError``.
     func read<T>(_ body: (Connection) throws -> T) throws(CareStoreError) -> T {
-        do { return try database.read(body) } catch { throw CareStoreError(wrapping: error) }
+        do { return try database.read(body) } catch { throw CareStoreError(wrapping: error, path: path) }
     }
 
     /// Runs `body` in a write transaction (rolled back when it throws), mapping errors to
     /// ``CareStoreError``.
     func write<T>(_ body: (Connection) throws -> T) throws(CareStoreError) -> T {
-        do { return try database.write(body) } catch { throw CareStoreError(wrapping: error) }
+        do { return try database.write(body) } catch { throw CareStoreError(wrapping: error, path: path) }
     }
 
     /// Runs `PRAGMA integrity_check`: nil when the file is sound, else SQLite's first complaint.

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import Care
 import Foundation
 import SQLite
@@ -12,7 +17,16 @@ public enum CareStoreError: Error, Sendable {
     /// The store was written by a newer romdev (schema `storeVersion`, this binary knows up to
     /// `supportedVersion`).
     case storeTooNew(storeVersion: Int, supportedVersion: Int)
-    /// SQLite failed: not a database, no permission, disk full, busy past the timeout…
+    /// The store file cannot be opened (missing where it must exist, no permission…).
+    case cannotOpen(path: String, reason: String)
+    /// The file is not a care store (empty, not SQLite, another program's database); it is left
+    /// untouched.
+    case notAStore(path: String, reason: String)
+    /// The store is damaged (SQLite's `quick_check` or a read found bad pages); nothing was written.
+    case damaged(path: String, reason: String)
+    /// The disk holding the store is full; the change was rolled back.
+    case diskFull(path: String)
+    /// SQLite failed: no permission, a disk error, busy past the timeout…
     case database(DatabaseError)
     /// A stored row could not be read back (a bad schedule JSON, a NULL where a value belongs).
     case unreadableRow(table: String, reason: String)
@@ -31,6 +45,8 @@ public enum CareStoreError: Error, Sendable {
     case schedule(ScheduleError)
     /// Onboarding is not done: nothing but the onboarding task may be recorded yet.
     case onboardingRequired(taskID: String)
+    /// The onboarding task cannot be deleted: it records consent, which every other outcome needs.
+    case onboardingTaskKept
     /// The task has no live outcome for this occurrence.
     case noOutcome(taskID: String, occurrence: Int)
     /// A metadata value in the store is not valid (an unknown time zone identifier…).
@@ -40,6 +56,8 @@ public enum CareStoreError: Error, Sendable {
     case nonFiniteValue(taskID: String, occurrence: Int, position: Int)
     /// A query interval must not be empty: `start < end`.
     case emptyInterval(start: Date, end: Date)
+    /// A query of events or adherence spans more than `maximumDays` days.
+    case intervalTooLong(start: Date, end: Date, maximumDays: Int)
 }
 
 extension CareStoreError: CustomStringConvertible {
@@ -49,6 +67,14 @@ extension CareStoreError: CustomStringConvertible {
             "cannot create the store directory \(path): \(reason)"
         case let .storeTooNew(storeVersion, supportedVersion):
             "store schema version \(storeVersion) is newer than this romdev (\(supportedVersion)): upgrade romdev"
+        case let .cannotOpen(path, reason):
+            "cannot open the care store \(path): \(reason)"
+        case let .notAStore(path, reason):
+            "\(path) is not a care store: \(reason); it was left untouched"
+        case let .damaged(path, reason):
+            "the care store \(path) is damaged (\(reason)); nothing was written"
+        case let .diskFull(path):
+            "the disk holding the care store \(path) is full; nothing was written"
         case let .database(error):
             switch error.extendedResultCode {
             case .SQLITE_BUSY:
@@ -75,6 +101,8 @@ extension CareStoreError: CustomStringConvertible {
             "\(error)"
         case let .onboardingRequired(taskID):
             "cannot record '\(taskID)' before onboarding is done: complete onboarding first"
+        case .onboardingTaskKept:
+            "task '\(RecoverCarePlan.TaskID.onboarding)' cannot be deleted: it records the patient's consent"
         case let .noOutcome(taskID, occurrence):
             "task '\(taskID)' has no outcome for occurrence \(occurrence)"
         case let .invalidMetadata(key, value):
@@ -83,18 +111,32 @@ extension CareStoreError: CustomStringConvertible {
             "task '\(taskID)' occurrence \(occurrence): value \(position + 1) is not a finite number"
         case let .emptyInterval(start, end):
             "the interval from \(start.formatted(.iso8601)) to \(end.formatted(.iso8601)) is empty: the end must be after the start"
+        case let .intervalTooLong(start, end, maximumDays):
+            "the interval from \(start.formatted(.iso8601)) to \(end.formatted(.iso8601))"
+                + " is longer than \(maximumDays) days"
         }
     }
 }
 
 extension CareStoreError {
-    /// Wraps an error from the layers below; store errors pass through.
-    init(wrapping error: any Error) {
+    /// Wraps an error from the layers below, met on the store at `path`; store errors pass through.
+    init(wrapping error: any Error, path: String) {
         switch error {
         case let error as CareStoreError: self = error
         case let error as CareError: self = .care(error)
         case let error as ScheduleError: self = .schedule(error)
-        case let error as DatabaseError: self = .database(error)
+        case let error as DatabaseError:
+            switch error.extendedResultCode {
+            case .SQLITE_FULL:
+                self = .diskFull(path: path)
+            // A full disk shows as an I/O error where SQLite extends a file itself (the -shm).
+            case .SQLITE_IOERR where error.systemErrno == ENOSPC:
+                self = .diskFull(path: path)
+            case .SQLITE_CORRUPT, .SQLITE_NOTADB:
+                self = .damaged(path: path, reason: error.message ?? error.extendedResultCode.description)
+            default:
+                self = .database(error)
+            }
         case let MigrationError.databaseIsNewer(storeVersion, supportedVersion):
             self = .storeTooNew(storeVersion: storeVersion, supportedVersion: supportedVersion)
         case let error as MigrationError:

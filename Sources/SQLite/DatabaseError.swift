@@ -11,11 +11,15 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible {
     public let message: String?
     /// The SQL being prepared or run, without its arguments.
     public let sql: String?
+    /// The operating system's errno behind an I/O error (`sqlite3_system_errno`), 0 when none:
+    /// tells a full disk (`ENOSPC`) from a failing one when SQLite only says `SQLITE_IOERR`.
+    public let systemErrno: Int32
 
-    public init(resultCode: ResultCode, message: String? = nil, sql: String? = nil) {
+    public init(resultCode: ResultCode, message: String? = nil, sql: String? = nil, systemErrno: Int32 = 0) {
         self.extendedResultCode = resultCode
         self.message = message
         self.sql = sql
+        self.systemErrno = systemErrno
     }
 
     /// The primary result code, e.g. `SQLITE_CONSTRAINT` for `SQLITE_CONSTRAINT_UNIQUE`.
@@ -31,6 +35,7 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible {
     /// The error for `code` on `connection`, reading the connection's last message.
     static func make(_ code: Int32, connection: OpaquePointer?, sql: String?) -> DatabaseError {
         let message = connection.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) }
-        return DatabaseError(resultCode: ResultCode(rawValue: code), message: message, sql: sql)
+        let systemErrno = connection.map { sqlite3_system_errno($0) } ?? 0
+        return DatabaseError(resultCode: ResultCode(rawValue: code), message: message, sql: sql, systemErrno: systemErrno)
     }
 }

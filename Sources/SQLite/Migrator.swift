@@ -50,6 +50,14 @@ public struct Migrator: Sendable {
         }
     }
 
+    /// The names of the migrations not yet applied, in order, for a caller that cannot migrate
+    /// (a read-only connection).
+    ///
+    /// - Throws: ``MigrationError/databaseIsNewer(databaseVersion:supportedVersion:)``.
+    public func pendingMigrations(_ database: Database) throws -> [String] {
+        try database.read { try pendingMigrations($0) }
+    }
+
     /// The names of the migrations recorded in the database, in the order they were applied.
     public func appliedMigrations(_ database: Database) throws -> [String] {
         try database.read { try appliedMigrations($0) }

@@ -84,6 +84,8 @@ public struct ResultCode: RawRepresentable, Hashable, Sendable, CustomStringConv
     public static let SQLITE_CONSTRAINT_PRIMARYKEY = ResultCode(rawValue: 1555)
     /// The corresponding C constant is `SQLITE_CONSTRAINT_UNIQUE`.
     public static let SQLITE_CONSTRAINT_UNIQUE = ResultCode(rawValue: 2067)
+    /// The corresponding C constant is `SQLITE_READONLY_DIRECTORY`.
+    public static let SQLITE_READONLY_DIRECTORY = ResultCode(rawValue: 1544)
     /// The corresponding C constant is `SQLITE_BUSY_SNAPSHOT`.
     public static let SQLITE_BUSY_SNAPSHOT = ResultCode(rawValue: 517)
 }

@@ -1,7 +1,11 @@
+import Care
 import CareStorage
 import Foundation
 import SQLite
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 @Suite struct CareStoreOpeningTests {
     let fixture: StoreFixture
@@ -42,13 +46,128 @@ import Testing
         #expect(try fixture.dump() == before)
     }
 
-    @Test func refusesAFileThatIsNotAStore() throws {
+    @Test(arguments: [CareStore.Access.readOnly, .readWrite, .create, .initialize])
+    func refusesAFileThatIsNotAStore(access: CareStore.Access) throws {
         let path = fixture.directory.appendingPathComponent("notes.sqlite").path
-        try Data(repeating: 0x41, count: 8192).write(to: URL(fileURLWithPath: path))
-        #expect { try CareStore(path: path, timeZone: fixture.calendar.timeZone) } throws: {
-            guard case CareStoreError.database(let error) = $0 else { return false }
-            return error.resultCode == .SQLITE_NOTADB
+        let notes = Data(repeating: 0x41, count: 8192)
+        try notes.write(to: URL(fileURLWithPath: path))
+        #expect { try CareStore(path: path, access: access, timeZone: fixture.calendar.timeZone) } throws: {
+            guard case CareStoreError.notAStore(path, "not an SQLite database") = $0 else { return false }
+            return true
         }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == notes)
+    }
+
+    @Test(arguments: [CareStore.Access.readOnly, .readWrite, .create])
+    func anEmptyFileIsNeverMadeIntoAStore(access: CareStore.Access) throws {
+        let path = fixture.directory.appendingPathComponent("empty.sqlite").path
+        #expect(FileManager.default.createFile(atPath: path, contents: nil))
+        #expect { try CareStore(path: path, access: access, timeZone: fixture.calendar.timeZone) } throws: {
+            guard case CareStoreError.notAStore(path, "an empty file (0 bytes)") = $0 else { return false }
+            return true
+        }
+        #expect(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int == 0)
+        #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+    }
+
+    @Test func initializeAdoptsAnEmptyFile() throws {
+        let path = fixture.directory.appendingPathComponent("mktemp.sqlite").path
+        #expect(FileManager.default.createFile(atPath: path, contents: nil))
+        let store = try CareStore(path: path, access: .initialize, timeZone: fixture.calendar.timeZone)
+        #expect(try store.integrityProblem() == nil)
+        #expect(try store.fetchTasks(TaskQuery()).isEmpty)
+    }
+
+    @Test func anotherProgramsDatabaseIsLeftAlone() throws {
+        let path = fixture.directory.appendingPathComponent("other.sqlite").path
+        try Database(path: path).write { try $0.execute("CREATE TABLE notes (text TEXT)") }
+        for access in [CareStore.Access.readOnly, .readWrite, .create, .initialize] {
+            #expect { try CareStore(path: path, access: access, timeZone: fixture.calendar.timeZone) } throws: {
+                guard case CareStoreError.notAStore(path, "a database without the care store's tables") = $0 else { return false }
+                return true
+            }
+        }
+        #expect(try Database(path: path).read { try $0.fetchValue("SELECT count(*) FROM sqlite_master", as: Int.self) } == 1)
+    }
+
+    @Test func onlyCreatingAccessCreatesAMissingStore() throws {
+        let path = fixture.directory.appendingPathComponent("missing.sqlite").path
+        for access in [CareStore.Access.readOnly, .readWrite] {
+            #expect(throws: CareStoreError.self) { try CareStore(path: path, access: access, timeZone: fixture.calendar.timeZone) }
+            #expect(!FileManager.default.fileExists(atPath: path))
+        }
+        _ = try CareStore(path: path, access: .create, timeZone: fixture.calendar.timeZone)
+        #expect(FileManager.default.fileExists(atPath: path))
+    }
+
+    @Test func theStoreAndItsWALFilesAreCreatedGroupWritable() throws {
+        let path = fixture.directory.appendingPathComponent("modes/care.sqlite").path
+        // The appliance's unit runs with UMask=0007, a login shell with 0022: neither matters.
+        let store = try CareStore(path: path, access: .create, timeZone: fixture.calendar.timeZone)
+        try store.setMetadata("left", for: .limb)
+        for file in [path, path + "-wal", path + "-shm"] {
+            let mode = try #require(try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int)
+            #expect(mode == 0o660, "\(file): \(String(mode, radix: 8))")
+        }
+    }
+
+    /// A closed store of several pages (the WAL checkpointed into the file), for damaging.
+    private func closedStoreOfSeveralPages() throws -> String {
+        let path = fixture.directory.appendingPathComponent("damaged.sqlite").path
+        do {
+            let store = try CareStore(path: path, access: .create, timeZone: fixture.calendar.timeZone)
+            // Rows small enough to stay on b-tree pages (no overflow pages, whose content SQLite
+            // cannot check), many enough to give meta an interior page.
+            for index in 0..<200 {
+                try store.setMetadata(String(repeating: "x", count: 100), for: MetadataKey(rawValue: "padding\(index)"))
+            }
+        }
+        #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+        return path
+    }
+
+    private func expectWritersRefuse(_ path: String) throws {
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        for access in [CareStore.Access.readWrite, .create, .initialize] {
+            #expect { try CareStore(path: path, access: access, timeZone: fixture.calendar.timeZone) } throws: {
+                guard case CareStoreError.damaged(path, _) = $0 else { return false }
+                return true
+            }
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+    }
+
+    @Test func aStoreWithACorruptPageIsRefusedToWriters() throws {
+        let path = try closedStoreOfSeveralPages()
+        let root = try #require(try Database(path: path).read {
+            try $0.fetchValue("SELECT rootpage FROM sqlite_master WHERE name = 'meta'", as: Int.self)
+        })
+        #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        // The cell pointers of the meta table's root page (pages are 4096 bytes, numbered from 1).
+        try handle.seek(toOffset: UInt64((root - 1) * 4096 + 12))
+        handle.write(Data(repeating: 0xA5, count: 64))
+        try handle.close()
+        try expectWritersRefuse(path)
+    }
+
+    @Test func aTruncatedStoreIsRefusedToWriters() throws {
+        let path = try closedStoreOfSeveralPages()
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+        #expect(truncate(path, off_t(size / 2)) == 0)
+        try expectWritersRefuse(path)
+    }
+
+    @Test func aReadOnlyStoreReadsButNeverWrites() throws {
+        try fixture.store.setMetadata("left", for: .limb)
+        let reader = try CareStore(path: fixture.path, access: .readOnly, timeZone: fixture.calendar.timeZone)
+        #expect(try reader.storeMetadata().limb == .left)
+        let before = try fixture.dump()
+        #expect { try reader.setMetadata("right", for: .limb) } throws: {
+            guard case CareStoreError.database(let error) = $0 else { return false }
+            return error.resultCode == .SQLITE_READONLY
+        }
+        #expect(try fixture.dump() == before)
     }
 
     @Test func metadataRoundTripsAndRefusesAnUnknownZone() throws {

@@ -1,6 +1,7 @@
 import Care
 import CareStorage
 import Foundation
+import SQLite
 import Testing
 
 @Suite struct CareStorePlanTests {
@@ -94,6 +95,45 @@ import Testing
         #expect { try store.addOutcome(outcome(for: rom), now: rom.scheduleEvent.start) } throws: {
             if case CareStoreError.onboardingRequired(taskID: "rangeOfMotionCheck") = $0 { true } else { false }
         }
+    }
+
+    @Test func theOnboardingTaskCannotBeDeletedSoTheGateHolds() throws {
+        _ = try seed()
+        let before = try fixture.dump()
+        let now = try firstEvent("onboarding").scheduleEvent.start
+        #expect { try store.deleteTask(id: "onboarding", now: now) } throws: {
+            if case CareStoreError.onboardingTaskKept = $0 { true } else { false }
+        }
+        // Not in a batch either.
+        #expect(throws: CareStoreError.self) { try store.deleteTasks(ids: ["checkin", "onboarding"], now: now) }
+        #expect(try fixture.dump() == before)
+        let checkin = try firstEvent("checkin")
+        #expect(try store.isOnboardingPending())
+        #expect { try store.addOutcome(outcome(for: checkin), now: checkin.scheduleEvent.start) } throws: {
+            if case CareStoreError.onboardingRequired(taskID: "checkin") = $0 { true } else { false }
+        }
+        #expect(throws: CareStoreError.self) { try store.checkOnboardingDone(recording: "rangeOfMotionCheck") }
+        try store.checkOnboardingDone(recording: "onboarding")
+    }
+
+    @Test func aStoreWhoseOnboardingTaskWasDeletedWithoutConsentStaysGated() throws {
+        _ = try seed()
+        // What an older romdev allowed: a tombstone on onboarding, without any outcome.
+        let chain = try store.fetchTaskVersions(id: "onboarding")
+        let database = try Database(path: fixture.path)
+        try database.write { db in
+            try db.execute(
+                """
+                INSERT INTO task (uuid, id, title, impacts_adherence, schedule, effective_date, deleted_date,
+                                  created_date, previous_uuid)
+                SELECT ?, id, title, impacts_adherence, schedule, effective_date, created_date, created_date, uuid
+                FROM task WHERE uuid = ?
+                """, [UUID().uuidString, chain.versions[0].uuid.uuidString])
+        }
+        #expect(try store.fetchTaskVersions(id: "onboarding").isDeleted)
+        #expect(try store.isOnboardingPending())
+        let checkin = try firstEvent("checkin")
+        #expect(throws: CareStoreError.self) { try store.addOutcome(outcome(for: checkin), now: checkin.scheduleEvent.start) }
     }
 
     @Test func withoutAnOnboardingTaskThereIsNoGate() throws {

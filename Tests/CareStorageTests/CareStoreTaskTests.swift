@@ -25,6 +25,34 @@ import Testing
         #expect(try store.fetchTaskVersions(id: "checkin").versions == [task])
     }
 
+    @Test func refusesASchedulesDenserThanOneEventEveryFifteenMinutes() throws {
+        try store.addTask(try fixture.dailyTask("checkin", start: fixture.date(2026, 3, 1)))
+        let before = try fixture.dump()
+        var spam = try fixture.dailyTask("spam", start: fixture.date(2000, 1, 1))
+        spam.schedule = try Schedule(composing: [
+            try ScheduleElement(start: fixture.date(2000, 1, 1), interval: .seconds(1), calendar: fixture.calendar),
+        ])
+        #expect { try store.addTask(spam) } throws: {
+            if case CareStoreError.schedule(.tooManyEventsPerDay(86_400, maximum: 96)) = $0 { true } else { false }
+        }
+        var update = try store.fetchTaskVersions(id: "checkin").head
+        update.schedule = spam.schedule
+        update.effectiveDate = fixture.date(2026, 4, 1)
+        #expect(throws: CareStoreError.self) { try store.updateTask(update, now: fixture.date(2026, 3, 2)) }
+        #expect(try fixture.dump() == before)
+    }
+
+    @Test func queriesSpanAtMostTenYears() throws {
+        try store.addTask(try fixture.dailyTask("checkin", start: fixture.date(2026, 3, 1)))
+        let start = fixture.date(2026, 3, 1)
+        #expect { try store.fetchAdherence(from: fixture.date(1, 1, 1), to: fixture.date(9999, 12, 31)) } throws: {
+            if case CareStoreError.intervalTooLong(_, _, maximumDays: 3660) = $0 { true } else { false }
+        }
+        #expect(throws: CareStoreError.self) { try store.fetchEvents(from: start, to: fixture.date(2036, 3, 10)) }
+        #expect(try store.fetchAdherence(from: start, to: fixture.date(2036, 3, 1)).count == 3653)
+        #expect(try store.fetchEvents(from: start, to: fixture.date(2036, 3, 1)).count == 3653)
+    }
+
     @Test func refusesADuplicateID() throws {
         try store.addTask(try fixture.dailyTask("checkin", start: fixture.date(2026, 3, 1)))
         let before = try fixture.dump()

@@ -25,6 +25,23 @@ import Testing
         #expect(schedule.endDate == nil)
     }
 
+    @Test func theEventRateIsBoundedAtOneEveryFifteenMinutes() throws {
+        func bound(_ intervals: [ScheduleInterval]) throws -> Int {
+            try Schedule(composing: intervals.map { try ScheduleElement(start: la.date(2021, 6, 1), interval: $0, calendar: la) })
+                .eventsPerDayBound
+        }
+        #expect(try bound([.days(1)]) == 1)
+        #expect(try bound([.days(1), .days(1), .months(1)]) == 3)
+        #expect(try bound([.hours(7)]) == 4)
+        #expect(try bound([.minutes(15)]) == 96)
+        #expect(try bound([.seconds(1)]) == 86_400)
+        let spam = try Schedule(composing: [try ScheduleElement(start: la.date(2000, 1, 1), interval: .seconds(1), calendar: la)])
+        #expect(throws: ScheduleError.tooManyEventsPerDay(86_400, maximum: 96)) { try spam.checkEventRate() }
+        let dense = try Schedule(composing: try (0..<97).map { _ in try ScheduleElement(start: la.date(2021, 6, 1), interval: .days(1), calendar: la) })
+        #expect(throws: ScheduleError.tooManyEventsPerDay(97, maximum: 96)) { try dense.checkEventRate() }
+        try Schedule(composing: [try ScheduleElement(start: la.date(2021, 6, 1), interval: .minutes(15), calendar: la)]).checkEventRate()
+    }
+
     @Test func rejectsEmptyComposition() {
         #expect(throws: ScheduleError.noElements) { try Schedule(composing: []) }
     }

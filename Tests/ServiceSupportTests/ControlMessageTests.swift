@@ -32,10 +32,26 @@ struct ControlMessageTests {
         (#"{"request":"measure","unscheduled":"yes"}"#, "unscheduled must be true or false"),
         (#"{"request":"export-done","files":"x.csv"}"#, "files must be a list of names"),
         (#"["status"]"#, "not a JSON object"),
-        ("status", "not JSON: status"),
+        ("status", "not a JSON object"),
+        (#"{"request":"reboot","request":"status"}"#, #""request" is given twice"#),
+        (#"{"request":"measure","unscheduled":1}"#, #""unscheduled" must be a string, true, false, null or a list of strings"#),
+        (#"{"request":"measure","unscheduled":"true"}"#, "unscheduled must be true or false"),
+        (#"{"request":"status","verbose":true}"#, #"unknown key "verbose" in a status request"#),
+        (#"{"request":"measure","limb":{"side":"left"}}"#, #""limb" must be a string, true, false, null or a list of strings"#),
+        (#"{"request":"export-done","files":[["a"]]}"#, #""files" must be a list of strings"#),
+        (#"{"request":"status"} {}"#, "text after the JSON object"),
+        ("", "empty request"),
     ])
     func malformedRequestsAreRefusedWithAReason(line: String, reason: String) {
         #expect(throws: ControlMessageError(reason)) { try ControlRequest(line: bytes(line)) }
+    }
+
+    @Test func escapesAndSpacingAreJSONAllTheSame() throws {
+        #expect(try ControlRequest(line: bytes(#" { "request" : "stat\u0075s" } "#)) == .status)
+        #expect(try ControlRequest(line: bytes(#"{"request":"export-done","files":["a\"b.csv","\ud83d\ude00"]}"#))
+            == .exportDone(files: ["a\"b.csv", "😀"]))
+        #expect(try ControlRequest(line: bytes(#"{"request":"measure","limb":null,"unscheduled":false}"#))
+            == .measure(limb: nil, unscheduled: false))
     }
 
     @Test func replyWithPayloadRoundTrips() throws {

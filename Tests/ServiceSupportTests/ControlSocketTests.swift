@@ -45,37 +45,62 @@ private func receive(_ count: Int, from server: ControlServer) throws -> [Contro
 /// A socket file with nobody listening, as a daemon killed with SIGKILL leaves it.
 private func makeStaleSocket(at path: String) throws {
     let descriptor = socket(AF_UNIX, CInt(SOCK_STREAM.rawValue), 0)
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
-    let bound = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-    }
+    let bound = withAddress(of: path) { bind(descriptor, $0, $1) }
     close(descriptor)
     #expect(bound == 0)
 }
 
-/// A raw connection that sends `text` and reads until the server closes.
-private func rawExchange(_ path: String, _ text: String) throws -> String {
-    let descriptor = socket(AF_UNIX, CInt(SOCK_STREAM.rawValue), 0)
-    defer { close(descriptor) }
+/// The `sockaddr_un` of `path`.
+func unixAddress(_ path: String) -> sockaddr_un {
     var address = sockaddr_un()
     address.sun_family = sa_family_t(AF_UNIX)
     withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
-    let connected = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+    return address
+}
+
+/// Calls `body` with `address` as a `sockaddr` and its length, for bind(2) and connect(2).
+func withSockaddr<T>(_ address: inout sockaddr_un, _ body: (UnsafePointer<sockaddr>, socklen_t) -> T) -> T {
+    withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
     }
-    try #require(connected == 0)
+}
+
+/// Calls `body` with the `sockaddr` of `path` and its length.
+func withAddress<T>(of path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) -> T) -> T {
+    var address = unixAddress(path)
+    return withSockaddr(&address, body)
+}
+
+/// A blocking connection to the socket at `path`, or nil.
+func rawConnect(_ path: String) -> CInt? {
+    let descriptor = socket(AF_UNIX, CInt(SOCK_STREAM.rawValue), 0)
+    guard withAddress(of: path, { connect(descriptor, $0, $1) }) == 0 else {
+        close(descriptor)
+        return nil
+    }
+    return descriptor
+}
+
+/// A raw connection that sends `text` and reads until the server closes.
+private func rawExchange(_ path: String, _ text: String) throws -> String {
+    let descriptor = try #require(rawConnect(path))
+    defer { close(descriptor) }
     _ = Array(text.utf8).withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, CInt(MSG_NOSIGNAL)) }
     return String(decoding: try readToEnd(descriptor), as: UTF8.self)
 }
 
 private func readToEnd(_ descriptor: CInt) throws -> [UInt8] {
+    try readToEndReportingReset(descriptor).bytes
+}
+
+/// Reads until the server closes; `reset` tells a reset connection from an orderly end.
+private func readToEndReportingReset(_ descriptor: CInt) throws -> (bytes: [UInt8], reset: Bool) {
     var result: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 4096)
     while true {
         let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
-        if count <= 0 { return result }
+        if count == 0 { return (result, false) }
+        if count < 0 { return (result, true) }
         result += buffer[..<count]
     }
 }
@@ -226,31 +251,29 @@ struct ControlSocketTests {
         #expect(outcome == .busy(path: server.path))
     }
 
-    @Test func clientsBeyondTheLimitAreToldBusy() throws {
+    @Test func clientsBeyondTheLimitWaitInTheQueueUntilAPlaceFrees() throws {
         let directory = try TemporaryDirectory()
         let server = try ControlServer(path: directory.path("control.sock"))
         let calls = (0..<ControlServer.maximumConnections).map { _ in
             PendingCall(ControlClient(path: server.path), .status)
         }
         let received = try receive(ControlServer.maximumConnections, from: server)
-        let extra = PendingCall(ControlClient(path: server.path), .calibrate)
-        let extraOutcome = Mutex<Result<ControlReply, ControlClientError>?>(nil)
-        let finished = DispatchSemaphore(value: 0)
-        Thread.detachNewThread {
-            let outcome = extra.outcome()
-            extraOutcome.withLock { $0 = outcome }
-            finished.signal()
-        }
-        while finished.wait(timeout: .now() + .milliseconds(5)) == .timedOut {
-            #expect(try server.receive().isEmpty)
-        }
-        #expect(try extraOutcome.withLock { $0 }?.get() == .busy("too many clients are connected"))
+        // Connected (the kernel queues it) with its request sent, but every place is taken by a
+        // client waiting for its reply: it stays in the queue.
+        let extra = try #require(rawConnect(server.path))
+        defer { close(extra) }
+        _ = Array(ControlRequest.calibrate.line).withUnsafeBytes { send(extra, $0.baseAddress, $0.count, CInt(MSG_NOSIGNAL)) }
+        #expect(try server.receive().isEmpty)
         for request in received {
             server.reply(.ok("idle"), to: request.id)
         }
         for call in calls {
             #expect(try call.outcome().get() == .ok("idle"))
         }
+        let next = try server.receive()
+        #expect(next.map(\.request) == [.calibrate])
+        if let request = next.first { server.reply(.busy("calibrating"), to: request.id) }
+        #expect(try ControlReply(line: Array(try readToEnd(extra).dropLast())) == .busy("calibrating"))
     }
 
     @Test func silentClientsMakeRoomForOneWithARequest() throws {
@@ -320,5 +343,111 @@ struct ControlSocketTests {
         let server = try ControlServer(path: directory.path("control.sock"), mode: 0o600)
         chmod(server.path, 0o000)
         #expect(throws: ControlClientError.permissionDenied(path: server.path)) { try ControlClient(path: server.path).send(.status) }
+    }
+
+    /// Requests nested `depth` deep: 1300 objects make 6.5 KB, longer than a request may be.
+    static func nested(_ kind: String, depth: Int) -> String {
+        kind == "array"
+            ? String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
+            : #"{"request":"status","x":"# + String(repeating: #"{"a":"#, count: depth) + "1" + String(repeating: "}", count: depth) + "}"
+    }
+
+    @Test(arguments: [("object", 1300), ("array", 3000), ("object", 200)])
+    func anOversizeOrNestedRequestGetsAReplyAndAnOrderlyEnd(kind: String, depth: Int) throws {
+        let text = Self.nested(kind, depth: depth)
+        let directory = try TemporaryDirectory()
+        let server = try ControlServer(path: directory.path("control.sock"))
+        let answer = Mutex<(bytes: [UInt8], reset: Bool)?>(nil)
+        let finished = DispatchSemaphore(value: 0)
+        let path = server.path
+        Thread.detachNewThread {
+            guard let descriptor = rawConnect(path) else {
+                finished.signal()
+                return
+            }
+            defer { close(descriptor) }
+            _ = Array((text + "\n").utf8).withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, CInt(MSG_NOSIGNAL)) }
+            let outcome = try? readToEndReportingReset(descriptor)
+            answer.withLock { $0 = outcome }
+            finished.signal()
+        }
+        while finished.wait(timeout: .now() + .milliseconds(5)) == .timedOut {
+            #expect(try server.receive().isEmpty)
+        }
+        let (bytes, reset) = try #require(answer.withLock { $0 })
+        #expect(!reset, "the connection was reset")
+        let reply = try ControlReply(line: Array(bytes.dropLast()))
+        #expect(reply.status == .badRequest)
+        #expect(text.utf8.count < 4096 || reply.message == "request longer than 4096 bytes")
+    }
+
+    @Test func clientsPastTheirDeadlineAreDisconnected() throws {
+        final class ManualClock: @unchecked Sendable { var now: UInt64 = 0 }
+        let clock = ManualClock()
+        let directory = try TemporaryDirectory()
+        let server = try ControlServer(
+            path: directory.path("control.sock"), clientTimeoutNanoseconds: 1_000, clock: { clock.now })
+        let silent = try #require(rawConnect(server.path))
+        defer { close(silent) }
+        #expect(try server.receive().isEmpty)
+        var byte: UInt8 = 0
+        clock.now = 999
+        #expect(try server.receive().isEmpty)
+        #expect(recv(silent, &byte, 1, CInt(MSG_DONTWAIT)) == -1 && errno == EAGAIN, "still connected")
+        clock.now = 1_000
+        #expect(try server.receive().isEmpty)
+        #expect(recv(silent, &byte, 1, CInt(MSG_DONTWAIT)) == 0, "disconnected")
+    }
+
+    @Test func oneClientOpeningIdleConnectionsCannotStarveAnother() throws {
+        let directory = try TemporaryDirectory()
+        let server = try ControlServer(path: directory.path("control.sock"))
+        // Built before fork: the child must not allocate.
+        var address = unixAddress(server.path)
+        var commands: [CInt] = [0, 0]
+        var acknowledgements: [CInt] = [0, 0]
+        #expect(pipe(&commands) == 0 && pipe(&acknowledgements) == 0)
+        // Another process, as the greedy client is: the server tells clients apart by process.
+        // The child only makes system calls: the test process has threads.
+        let child = fork()
+        if child == 0 {
+            close(commands[1])
+            close(acknowledgements[0])
+            var count: UInt8 = 0
+            while read(commands[0], &count, 1) == 1 {
+                for _ in 0..<Int(count) {
+                    let descriptor = socket(AF_UNIX, CInt(SOCK_STREAM.rawValue) | CInt(SOCK_NONBLOCK.rawValue), 0)
+                    _ = withSockaddr(&address) { connect(descriptor, $0, $1) }
+                }
+                _ = write(acknowledgements[1], &count, 1)
+            }
+            _exit(0)
+        }
+        try #require(child > 0)
+        close(commands[0])
+        close(acknowledgements[1])
+        defer {
+            close(acknowledgements[0])
+            close(commands[1])
+            var status: CInt = 0
+            waitpid(child, &status, 0)
+        }
+        func childOpens(_ count: UInt8) {
+            var count = count
+            #expect(write(commands[1], &count, 1) == 1)
+            #expect(read(acknowledgements[0], &count, 1) == 1)
+        }
+        childOpens(UInt8(ControlServer.maximumConnections))
+        #expect(try server.receive().isEmpty)
+        // Every place is taken by the idle client; ours sends its request, then the idle client
+        // opens more connections behind it.
+        let client = try #require(rawConnect(server.path))
+        defer { close(client) }
+        _ = Array(ControlRequest.status.line).withUnsafeBytes { send(client, $0.baseAddress, $0.count, CInt(MSG_NOSIGNAL)) }
+        childOpens(16)
+        let received = try server.receive()
+        #expect(received.map(\.request) == [.status])
+        if let request = received.first { server.reply(.ok("idle"), to: request.id) }
+        #expect(try ControlReply(line: Array(try readToEnd(client).dropLast())) == .ok("idle"))
     }
 }

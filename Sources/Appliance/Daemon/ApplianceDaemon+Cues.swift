@@ -6,7 +6,7 @@ import ServiceSupport
 extension ApplianceDaemon {
     func play(_ chime: Chime) {
         do {
-            try parts.panel.cues.play(chime, atNanoseconds: now)
+            try parts.panel?.cues.play(chime, atNanoseconds: now)
         } catch {
             log(.error, "cannot sound the buzzer: \(error)")
         }
@@ -42,7 +42,7 @@ extension ApplianceDaemon {
         guard wanted != shownPattern else { return }
         shownPattern = wanted
         do {
-            try parts.panel.cues.show(wanted, atNanoseconds: now)
+            try parts.panel?.cues.show(wanted, atNanoseconds: now)
         } catch {
             log(.error, "cannot set the LED: \(error)")
         }
@@ -55,6 +55,7 @@ extension ApplianceDaemon {
         if let storeProblem { return "care store unreadable: \(storeProblem)" }
         var line = dayStatus.summary
         if let sensorProblem { line = "motion sensor missing on \(parts.sensor.location) (retrying: \(sensorProblem)); " + line }
+        if let panelProblem { line = "no button, LED or buzzer (\(panelProblem)); " + line }
         if !trust.isTrusted {
             line += "; \(trust), reminders paused"
         } else if dayStatus.isMeasurementDue,

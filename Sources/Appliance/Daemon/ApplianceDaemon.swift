@@ -14,7 +14,9 @@ public final class ApplianceDaemon {
     /// Everything the loop works with.
     public struct Parts {
         public var store: CareStore
-        public var panel: ControlPanel
+        /// The button, LED and buzzer; nil when their lines could not be requested (the daemon
+        /// then runs without them and says so in its status).
+        public var panel: ControlPanel?
         /// The panel's clock: button edges, cues, and the loop's waits.
         public var monotonic: any GPIOClock
         public var wallClock: any WallClock
@@ -23,16 +25,22 @@ public final class ApplianceDaemon {
         public var output: any DaemonOutput
         /// Whether NTP synchronised the clock since boot.
         public var clockSynchronized: () -> Bool
-        /// Whether SIGTERM or SIGINT arrived.
+        /// Whether a stop signal (SIGTERM, SIGINT, SIGQUIT) arrived.
         public var stopRequested: () -> Bool
+        /// Whether a reload (SIGHUP) was asked for since the last call.
+        public var reloadRequested: () -> Bool
+        /// Reads the configuration file again; nil when there is none to read (tests).
+        public var loadConfiguration: (() throws -> ApplianceConfiguration)?
         public var requests: (any ControlRequestSource)?
         /// Calibrations asked for over the control socket; nil refuses them.
         public var calibrations: (any GuidedCalibrationStarter)?
 
         public init(
-            store: CareStore, panel: ControlPanel, monotonic: any GPIOClock, wallClock: any WallClock,
+            store: CareStore, panel: ControlPanel?, monotonic: any GPIOClock, wallClock: any WallClock,
             sensor: any SensorProbe, measurements: any GuidedMeasurementStarter, output: any DaemonOutput,
             clockSynchronized: @escaping () -> Bool, stopRequested: @escaping () -> Bool,
+            reloadRequested: @escaping () -> Bool = { false },
+            loadConfiguration: (() throws -> ApplianceConfiguration)? = nil,
             requests: (any ControlRequestSource)? = nil, calibrations: (any GuidedCalibrationStarter)? = nil
         ) {
             self.store = store
@@ -44,6 +52,8 @@ public final class ApplianceDaemon {
             self.output = output
             self.clockSynchronized = clockSynchronized
             self.stopRequested = stopRequested
+            self.reloadRequested = reloadRequested
+            self.loadConfiguration = loadConfiguration
             self.requests = requests
             self.calibrations = calibrations
         }
@@ -71,8 +81,9 @@ public final class ApplianceDaemon {
     }
 
     let parts: Parts
-    let settings: Settings
-    let policy: ReminderPolicy
+    /// The running settings; a reload replaces the configuration's live keys.
+    var settings: Settings
+    var policy: ReminderPolicy
     let reader: CareDayReader
 
     // Loop state.
@@ -86,6 +97,8 @@ public final class ApplianceDaemon {
     var refreshRequested = true
     var lastReminder: Date?
     var sensorProblem: String?
+    /// Why there is no panel (the GPIO lines could not be requested), for the status line.
+    var panelProblem: String?
     var lastSensorProbe: UInt64 = 0
     var lastWatchdogPing: UInt64?
     var shownPattern: LEDPattern?
@@ -122,11 +135,15 @@ public final class ApplianceDaemon {
     public init(parts: Parts, settings: Settings) {
         self.parts = parts
         self.settings = settings
-        var calendar = parts.store.calendar
-        if let zone = settings.configuration.timeZone { calendar.timeZone = zone }
-        policy = ReminderPolicy(
-            reminders: settings.configuration.reminders, quietHours: settings.configuration.quietHours, calendar: calendar)
+        policy = Self.policy(settings.configuration, store: parts.store)
         reader = CareDayReader(store: parts.store)
+    }
+
+    /// The reminder rule of a configuration: its times and quiet hours, in its zone or the store's.
+    static func policy(_ configuration: ApplianceConfiguration, store: CareStore) -> ReminderPolicy {
+        var calendar = store.calendar
+        if let zone = configuration.timeZone { calendar.timeZone = zone }
+        return ReminderPolicy(reminders: configuration.reminders, quietHours: configuration.quietHours, calendar: calendar)
     }
 
     var now: UInt64 { parts.monotonic.nowNanoseconds }
@@ -139,9 +156,18 @@ public final class ApplianceDaemon {
     /// then loops. On the way out the session is aborted without storing anything, `STOPPING=1`
     /// is sent and the LED and buzzer are turned off and released.
     ///
-    /// - Parameter sensorProblem: The start-up probe's finding (nil: the sensor answered).
-    public func run(sensorProblem initialProblem: String?) {
+    /// - Parameters:
+    ///   - sensorProblem: The start-up probe's finding (nil: the sensor answered).
+    ///   - panelProblem: Why the GPIO lines could not be requested, when ``Parts/panel`` is nil.
+    ///     The daemon keeps running without button, LED and buzzer (the store, reminders' status
+    ///     and the control socket still work) rather than exit and be restarted in a loop: the
+    ///     lines do not appear by retrying, and `systemctl status` shows which one is missing.
+    public func run(sensorProblem initialProblem: String?, panelProblem: String? = nil) {
         sensorProblem = initialProblem
+        self.panelProblem = panelProblem
+        if let panelProblem {
+            log(.error, "no button, LED or buzzer: \(panelProblem); running without them until restarted")
+        }
         lastSensorProbe = now
         if let initialProblem {
             log(.warning, "motion sensor not answering on \(parts.sensor.location): \(initialProblem); retrying every \(settings.timing.sensorRetryNanoseconds / 1_000_000_000) s")
@@ -154,15 +180,19 @@ public final class ApplianceDaemon {
         while !parts.stopRequested() {
             turn()
             if let limit = settings.exitAfterMeasurements, measurementsEnded >= limit, !isBusy,
-                transientPattern == nil, parts.panel.cues.currentChime == nil
+                transientPattern == nil, parts.panel?.cues.currentChime == nil
             {
                 log(.notice, "\(limit) measurement\(limit == 1 ? "" : "s") done; stopping as asked")
                 break
             }
             let deadline = now + settings.timing.pollNanoseconds
+            guard let panel = parts.panel else {
+                parts.monotonic.sleep(untilNanoseconds: deadline)
+                continue
+            }
             let events: [ButtonEvent]
             do {
-                events = try parts.panel.waitForButton(untilNanoseconds: deadline)
+                events = try panel.waitForButton(untilNanoseconds: deadline)
             } catch {
                 log(.error, "button or cue output failed: \(error)")
                 // Keep the loop's pace: a GPIO error must not turn into a busy loop.
@@ -178,6 +208,7 @@ public final class ApplianceDaemon {
 
     /// One wake of the loop: watchdog, store, sensor, session, cues, requests, status.
     func turn() {
+        if parts.reloadRequested() { reloadConfiguration() }
         let wall = parts.wallClock.now
         pingWatchdog()
         let day = LocalDay(wall, calendar: parts.store.calendar)
@@ -227,7 +258,7 @@ public final class ApplianceDaemon {
             log(.notice, "calibration aborted by the stop request")
         }
         do {
-            try parts.panel.shutDown()
+            try parts.panel?.shutDown()
         } catch {
             log(.error, "turning the LED and buzzer off failed: \(error)")
         }

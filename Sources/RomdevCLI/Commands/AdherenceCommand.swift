@@ -32,12 +32,12 @@ struct AdherenceCommand: CommandAction, Hashable {
 
     func run(in context: CommandContext) throws {
         let what = "could not compute adherence"
-        let careStore = try store.open(in: context)
+        let careStore = try store.open(in: context, access: .readOnly)
         let calendar = careStore.calendar
         guard let start = firstDay.startOfDay(in: calendar), let end = endDay.startOfDay(in: calendar) else {
             throw CommandFailure(what, why: "a day does not exist in \(calendar.timeZone.identifier)")
         }
-        guard start < end else { throw CommandFailure(what, why: "--to \(endDay) must be after --from \(firstDay)") }
+        try CareDay.checkWindowLength(from: start, to: end, firstDay, endDay, doing: what)
         let days = try attempt(what) { try careStore.fetchAdherence(from: start, to: end) }
         if asJSON {
             context.output.write(JSONValue.object([

@@ -40,4 +40,21 @@ enum CareDay {
             throw CommandFailure(what, why: "the store has no care plan", hint: "run 'romdev init' first")
         }
     }
+
+    /// Refuses a `--from`/`--to` window longer than a query takes (``CareStore/maximumQueryDays``)
+    /// with exit status 64: the command line asks for too much, whatever the store holds.
+    static func checkWindowLength(
+        from: Date, to: Date, _ start: DateArgument, _ end: DateArgument, doing what: String
+    ) throws {
+        do {
+            try CareStore.checkQueryInterval(from: from, to: to)
+        } catch .intervalTooLong(_, _, let maximumDays) {
+            throw CommandFailure(
+                what,
+                why: "--from \(start) to --to \(end) is longer than \(maximumDays) days, the longest window a query takes",
+                hint: "ask for shorter windows, one after the other", exitStatus: 64)
+        } catch {
+            throw CommandFailure(what, why: "--to \(end) must be after --from \(start)")
+        }
+    }
 }

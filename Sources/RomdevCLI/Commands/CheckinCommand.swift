@@ -42,7 +42,7 @@ struct CheckinCommand: CommandAction, Hashable {
         let what = "could not record the check-in"
         // The answers are checked before the store is opened: a refused answer changes nothing.
         let checkIn = try attempt(what) { try CheckIn(pain: painScore, sleepHours: sleepHours) }
-        let careStore = try store.open(in: context)
+        let careStore = try store.open(in: context, access: .readWrite)
         try CareDay.requirePlan(careStore, doing: what)
         let calendar = careStore.calendar
         let now = context.now()

@@ -40,8 +40,12 @@ struct DaemonCommand: CommandAction, Equatable {
             clock is not trusted) until the measurement is stored. A short press starts the
             guided measurement: one beep, hold still; two rising beeps, extend the knee and
             return; three rising tones once the result is stored. A long press cancels. A
-            missing sensor is retried; SIGTERM or SIGINT aborts a running measurement without
-            storing anything and exits 0. 'romdev measure', 'romdev calibrate' and the export
+            missing sensor is retried; without its GPIO lines it runs on without button, LED
+            and buzzer, its status naming the line; SIGTERM, SIGINT or SIGQUIT aborts a running measurement
+            without storing anything and exits 0. SIGHUP re-reads the configuration file: the
+            reminder times, quiet hours, time zone and clock rule apply at once, the other keys
+            at the next restart, and a file that does not load changes nothing. SIGPIPE,
+            SIGUSR1, SIGUSR2 and SIGALRM are ignored. 'romdev measure', 'romdev calibrate' and the export
             service reach the daemon over its control socket ($ROMDEV_RUNTIME_DIR, else
             /run/romdev); a calibration is saved next to the store.
 
@@ -51,10 +55,11 @@ struct DaemonCommand: CommandAction, Equatable {
             missing default file means all defaults; a file given with --config must exist.
 
             EXIT CODES:
-              0     Stopped by SIGTERM or SIGINT (or, simulated, after --exit-after), or
+              0     Stopped by SIGTERM, SIGINT or SIGQUIT (or, simulated, after --exit-after), or
                     --print-config / --check-config done.
-              1     Start-up failed: the care store, the GPIO lines or the control socket
-                    could not be opened.
+              1     Start-up failed: the care store could not be opened, or another daemon
+                    answers on the control socket. Missing GPIO lines do not stop it: it
+                    runs without button, LED and buzzer, and its status names the line.
               64    Usage error (EX_USAGE).
               78    The configuration file cannot be used (EX_CONFIG); the message names the
                     file, the line and the key.
@@ -141,7 +146,12 @@ struct DaemonCommand: CommandAction, Equatable {
             context.output.writeData(configuration.fileText(withComments: false))
         case .run(let simulation):
             let configuration = try Self.loadConfiguration(path: configPath, mustExist: configGiven)
-            try DaemonLauncher(configuration: configuration, store: store, simulation: simulation).run(in: context)
+            let path = configPath, mustExist = configGiven
+            try DaemonLauncher(
+                configuration: configuration,
+                reloadConfiguration: { try ApplianceConfiguration.load(path: path, mustExist: mustExist) },
+                store: store, simulation: simulation
+            ).run(in: context)
         }
     }
 

@@ -17,6 +17,8 @@ import Musl
 /// from the configuration, for the board or the simulator, and runs its loop.
 struct DaemonLauncher {
     let configuration: ApplianceConfiguration
+    /// Reads the configuration file again, for a reload (SIGHUP).
+    let reloadConfiguration: () throws -> ApplianceConfiguration
     let store: StoreOptions
     let simulation: DaemonCommand.Simulation?
 
@@ -34,7 +36,7 @@ struct DaemonLauncher {
         let storeOptions = StoreOptions(path: store.path ?? configuration.storePath)
         let location = try storeOptions.checkedLocation(in: context).location
         let careStore = try attempt("could not open the care store at \(location.path)") {
-            try CareStore(path: location.path, timeZone: configuration.timeZone ?? context.defaultTimeZone)
+            try CareStore(path: location.path, access: .create, timeZone: configuration.timeZone ?? context.defaultTimeZone)
         }
         logger.notice("care store \(location.path) (from \(location.source.rawValue))")
 
@@ -62,7 +64,7 @@ struct DaemonLauncher {
             openSensor: openSensor)
 
         // 3. The button, LED and buzzer.
-        let (panel, simulatedChip) = try controlPanel(clock: clocks.monotonic, logger: logger)
+        let (panel, panelProblem, simulatedChip) = controlPanel(clock: clocks.monotonic, logger: logger)
 
         // 4. The control socket.
         let socketPath = ControlSocketLocation.path(environment: context.environment)
@@ -71,7 +73,7 @@ struct DaemonLauncher {
             requests = ControlServerRequests(server: try ControlServer(path: socketPath), logger: logger)
             logger.info("control socket \(socketPath)")
         } catch .alreadyRunning(let path) {
-            try? panel.shutDown()
+            try? panel?.shutDown()
             throw CommandFailure(
                 "another romdev daemon is running", why: "it answers on \(path)",
                 hint: "stop it first (systemctl stop romdev); the GPIO lines and the sensor serve one daemon")
@@ -102,7 +104,7 @@ struct DaemonLauncher {
         do {
             signals = try SignalWatcher()
         } catch {
-            try? panel.shutDown()
+            try? panel?.shutDown()
             throw CommandFailure("cannot install the signal handlers", why: "\(error)")
         }
         defer { signals.restore() }
@@ -111,12 +113,13 @@ struct DaemonLauncher {
                 store: careStore, panel: panel, monotonic: clocks.monotonic, wallClock: wallClock, sensor: probe,
                 measurements: measurements, output: output,
                 clockSynchronized: simulation == nil ? { ClockSynchronization.isSynchronized() } : { true },
-                stopRequested: { signals.isStopRequested }, requests: requests, calibrations: calibrations),
+                stopRequested: { signals.isStopRequested }, reloadRequested: { signals.takeReloadRequest() },
+                loadConfiguration: reloadConfiguration, requests: requests, calibrations: calibrations),
             settings: ApplianceDaemon.Settings(
                 configuration: configuration,
                 watchdog: ServiceWatchdog(environment: context.environment, processID: getpid()),
                 exitAfterMeasurements: simulation?.exitAfter))
-        daemon.run(sensorProblem: sensorProblem)
+        daemon.run(sensorProblem: sensorProblem, panelProblem: panelProblem)
     }
 
     /// The daemon's clocks: the host's, or one scaled simulated time for everything.
@@ -151,8 +154,9 @@ struct DaemonLauncher {
     }
 
     /// Requests the lines on the board's chips, or on a simulated chip whose output changes are
-    /// logged.
-    func controlPanel(clock: any GPIOClock, logger: ServiceLogger) throws -> (ControlPanel, SimulatedGPIO?) {
+    /// logged. Lines that cannot be requested give no panel and the reason, with what to check:
+    /// the daemon runs on without them.
+    func controlPanel(clock: any GPIOClock, logger: ServiceLogger) -> (panel: ControlPanel?, problem: String?, chip: SimulatedGPIO?) {
         var lines = configuration.gpio
         let locator: GPIOLineLocator
         var chip: SimulatedGPIO?
@@ -169,11 +173,10 @@ struct DaemonLauncher {
             locator = GPIOLineLocator()
         }
         do {
-            return (try ControlPanel(configuration: lines, locator: locator, clock: clock), chip)
+            return (try ControlPanel(configuration: lines, locator: locator, clock: clock), nil, chip)
         } catch {
-            throw CommandFailure(
-                "cannot request the GPIO lines", why: "\(error)",
-                hint: "check the button, led and buzzer keys of the configuration, that the romdev user is in group gpio, and that no other program holds the lines (gpioinfo)")
+            return (nil, "\(error); check the button, led and buzzer keys of the configuration, that the romdev user"
+                + " is in group gpio, and that no other program holds the lines (gpioinfo)", chip)
         }
     }
 

@@ -35,7 +35,7 @@ struct EventsCommand: CommandAction, Hashable {
 
     func run(in context: CommandContext) throws {
         let what = "could not list the events of '\(taskID)'"
-        let careStore = try store.open(in: context)
+        let careStore = try store.open(in: context, access: .readOnly)
         let calendar = careStore.calendar
         let (from, to) = try Self.window(start, end, calendar: calendar, doing: what)
         let events = try attempt(what) { try careStore.fetchEvents(taskID: taskID, from: from, to: to) }
@@ -54,13 +54,12 @@ struct EventsCommand: CommandAction, Hashable {
         }
     }
 
-    /// The instants of a `--from`/`--to` pair, which must be in order.
+    /// The instants of a `--from`/`--to` pair, which must be in order and at most
+    /// `CareStore.maximumQueryDays` apart.
     static func window(_ start: DateArgument, _ end: DateArgument, calendar: Calendar, doing what: String) throws -> (Date, Date) {
         let from = try CareDay.instant(start, calendar: calendar, doing: what)
         let to = try CareDay.instant(end, calendar: calendar, doing: what)
-        guard from < to else {
-            throw CommandFailure(what, why: "--to \(end) must be after --from \(start)")
-        }
+        try CareDay.checkWindowLength(from: from, to: to, start, end, doing: what)
         return (from, to)
     }
 }

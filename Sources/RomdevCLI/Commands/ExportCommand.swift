@@ -55,7 +55,7 @@ struct ExportCommand: CommandAction, Hashable {
     }
 
     func run(in context: CommandContext) throws {
-        let careStore = try store.open(in: context)
+        let careStore = try store.open(in: context, access: .readOnly)
         let calendar = careStore.calendar
         let (outcomes, metadata) = try attempt("could not export the outcomes") {
             (try careStore.fetchOutcomes(), try careStore.storeMetadata())

@@ -50,7 +50,7 @@ struct InitCommand: CommandAction, Hashable {
         calendar.timeZone = zone
         let now = context.now()
         let start = startDay.flatMap { $0.startOfDay(in: calendar) } ?? now
-        let careStore = try store.open(in: context, create: true, timeZone: zone)
+        let careStore = try store.open(in: context, access: .initialize, timeZone: zone)
         let seeding = try attempt("could not create the care plan in \(careStore.path)") {
             try careStore.seedRecoverPlan(start: start, limb: limb, timeZone: zone, now: now)
         }

@@ -83,18 +83,16 @@ struct MeasureAction: CommandAction, Equatable {
             }
             return
         }
-        let careStore = try store.open(in: context)
+        let careStore = try store.open(in: context, access: .readWrite)
         let settings = try attempt(what) { try careStore.carePlanSettings() }
         guard let settings else {
             throw CommandFailure(what, why: "the store has no care plan", hint: "run 'romdev init' first")
         }
-        let onboarding = try attempt(what) {
-            try careStore.fetchOutcomes(OutcomeQuery(taskIDs: [RecoverCarePlan.TaskID.onboarding]))
-        }
-        guard !onboarding.isEmpty else {
-            throw CommandFailure(what, why: "onboarding is not done", hint: "run 'romdev onboard --consent-by NAME' first")
-        }
         // Everything that can refuse the measurement is checked before the patient does it.
+        try attempt(what) {
+            try careStore.checkOnboardingDone(
+                recording: unscheduled ? UnscheduledMeasurements.taskID : RecoverCarePlan.TaskID.rangeOfMotionCheck)
+        }
         let day = careStore.calendar.dayInterval(containing: context.now())
         let target = try self.target(on: day, in: careStore, doing: what)
         let calibrationFile = try CalibrationFile(explicitPath: calibrationPath, store: store, in: context)

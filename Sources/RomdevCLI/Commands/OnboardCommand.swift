@@ -38,7 +38,7 @@ struct OnboardCommand: CommandAction, Hashable {
 
     func run(in context: CommandContext) throws {
         let what = "could not record onboarding"
-        let careStore = try store.open(in: context)
+        let careStore = try store.open(in: context, access: .readWrite)
         try CareDay.requirePlan(careStore, doing: what)
         let calendar = careStore.calendar
         let done = try attempt(what) {

@@ -31,7 +31,7 @@ struct OutcomeDeleteCommand: CommandAction, Hashable {
     }
 
     func run(in context: CommandContext) throws {
-        let careStore = try store.open(in: context)
+        let careStore = try store.open(in: context, access: .readWrite)
         let deleted = try attempt("could not delete the outcome of '\(taskID)' occurrence \(occurrenceIndex)") {
             try careStore.deleteOutcome(taskID: taskID, occurrence: occurrenceIndex, now: context.now())
         }

@@ -38,7 +38,7 @@ struct OutcomesCommand: CommandAction, Hashable {
 
     func run(in context: CommandContext) throws {
         let what = "could not list the outcomes"
-        let careStore = try store.open(in: context)
+        let careStore = try store.open(in: context, access: .readOnly)
         let calendar = careStore.calendar
         if let taskID {
             _ = try attempt(what) { try careStore.fetchTaskVersions(id: taskID) }

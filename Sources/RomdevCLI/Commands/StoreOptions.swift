@@ -66,21 +66,22 @@ struct StoreOptions: Hashable {
             })
     }
 
-    /// Opens the store.
+    /// Opens the store for `access`: read-only for commands that only read, so a user without
+    /// write access can read; only `init` creates it.
     ///
     /// - Parameters:
-    ///   - create: Create the store when it does not exist (only `init` does); otherwise a missing
-    ///     store is a failure that points to `romdev init`.
+    ///   - access: What the command does with the store. A missing store is a failure that
+    ///     points to `romdev init`, except for `.initialize`.
     ///   - timeZone: The zone that defines days until the store records its own.
-    func open(in context: CommandContext, create: Bool = false, timeZone: TimeZone? = nil) throws -> CareStore {
+    func open(in context: CommandContext, access: CareStore.Access, timeZone: TimeZone? = nil) throws -> CareStore {
         let (location, exists) = try checkedLocation(in: context)
-        if !create, !exists {
+        if access != .initialize, !exists {
             throw CommandFailure(
                 "no care store at \(location.path) (from \(location.source.rawValue))",
                 hint: "run 'romdev init' to create it, or choose another with --store or ROMDEV_STORE")
         }
         return try attempt("could not open the care store at \(location.path)") {
-            try CareStore(path: location.path, timeZone: timeZone ?? context.defaultTimeZone)
+            try CareStore(path: location.path, access: access, timeZone: timeZone ?? context.defaultTimeZone)
         }
     }
 }
@@ -90,10 +91,16 @@ extension CareStoreError: HintedError {
     public var hint: String? {
         switch self {
         case .onboardingRequired: "run 'romdev onboard --consent-by NAME' first"
+        case .onboardingTaskKept:
+            "to withdraw consent, delete its outcome: 'romdev outcome delete --task onboarding --occurrence N'"
         case .unknownTask: "'romdev tasks' lists the tasks"
         case .care(.duplicateOutcome): "delete it first with 'romdev outcome delete --task ID --occurrence N'"
         case .care(.updateWouldOrphanOutcomes): "pass a later --effective date"
         case .storeTooNew: "install the newer romdev that wrote this store"
+        case .notAStore: "choose the store with --store or ROMDEV_STORE; 'romdev init' creates a new one"
+        case .damaged:
+            "restore the store from a backup; 'romdev export' may still read what it holds"
+        case .diskFull: "free some space on that disk, then try again"
         default: nil
         }
     }

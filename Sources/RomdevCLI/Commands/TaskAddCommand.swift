@@ -43,7 +43,7 @@ struct TaskAddCommand: CommandAction, Hashable {
 
     func run(in context: CommandContext) throws {
         let what = "could not add task '\(id)'"
-        let careStore = try store.open(in: context)
+        let careStore = try store.open(in: context, access: .readWrite)
         let calendar = careStore.calendar
         let schedule = try attempt(what) { try Schedule(composing: elements.map { try $0.element(calendar: calendar) }) }
         let task = CareTask(

@@ -18,7 +18,7 @@ struct TaskDeleteCommand: CommandAction, Hashable {
     }
 
     func run(in context: CommandContext) throws {
-        let careStore = try store.open(in: context)
+        let careStore = try store.open(in: context, access: .readWrite)
         try attempt("could not delete task '\(id)'") { try careStore.deleteTask(id: id, now: context.now()) }
         context.output.line("Deleted task '\(id)'; its versions and outcomes are kept.")
     }

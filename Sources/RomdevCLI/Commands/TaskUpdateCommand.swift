@@ -47,7 +47,7 @@ struct TaskUpdateCommand: CommandAction, Hashable {
 
     func run(in context: CommandContext) throws {
         let what = "could not update task '\(id)'"
-        let careStore = try store.open(in: context)
+        let careStore = try store.open(in: context, access: .readWrite)
         let calendar = careStore.calendar
         let now = context.now()
         var task = try attempt(what) { try careStore.fetchTaskVersions(id: id).head }

@@ -30,7 +30,7 @@ struct TasksCommand: CommandAction, Hashable {
 
     func run(in context: CommandContext) throws {
         let what = "could not list the tasks"
-        let careStore = try store.open(in: context)
+        let careStore = try store.open(in: context, access: .readOnly)
         let calendar = careStore.calendar
         let tasks = try attempt(what) { try careStore.fetchTasks(TaskQuery()) }
         let versions = try attempt(what) { try tasks.map { try careStore.fetchTaskVersions(id: $0.id).versions.count } }

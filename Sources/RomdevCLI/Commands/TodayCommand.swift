@@ -43,7 +43,7 @@ struct TodayCommand: CommandAction, Hashable {
 
     func run(in context: CommandContext) throws {
         let what = "could not read the care feed"
-        let careStore = try store.open(in: context)
+        let careStore = try store.open(in: context, access: .readOnly)
         let calendar = careStore.calendar
         let interval = try CareDay.interval(day, now: context.now(), calendar: calendar)
         let onboardingDone = try attempt(what) { !(try careStore.isOnboardingPending()) }

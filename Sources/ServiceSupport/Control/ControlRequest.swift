@@ -55,35 +55,43 @@ public enum ControlRequest: Equatable, Sendable {
         return ControlJSON.line(object)
     }
 
-    /// Decodes one line (without its newline).
+    /// Decodes one line (without its newline), strictly: exact types, no key twice, no key the
+    /// request does not take.
     /// - Throws: `ControlMessageError` for anything but a known, well-formed request.
     public init(line: [UInt8]) throws(ControlMessageError) {
-        let object = try ControlJSON.object(line)
-        guard let name = object["request"] as? String else { throw ControlMessageError("no \"request\" name") }
+        let fields = try ControlRequestFields(line: line)
+        guard case .string(let name)? = fields.values["request"] else {
+            throw ControlMessageError(#"no "request" name"#)
+        }
         switch name {
         case "measure":
-            guard let flag = (object["unscheduled"] ?? false) as? Bool else {
-                throw ControlMessageError("unscheduled must be true or false")
+            try fields.checkKeys(["limb", "unscheduled"], of: name)
+            let unscheduled: Bool
+            switch fields.values["unscheduled"] {
+            case nil: unscheduled = false
+            case .bool(let flag)?: unscheduled = flag
+            default: throw ControlMessageError("unscheduled must be true or false")
             }
-            let limb = object["limb"]
-            if limb == nil || limb is NSNull {
-                self = .measure(limb: nil, unscheduled: flag)
-            } else if let limb = limb as? String, ["left", "right"].contains(limb) {
-                self = .measure(limb: limb, unscheduled: flag)
-            } else {
-                throw ControlMessageError("limb must be left or right")
+            switch fields.values["limb"] {
+            case nil, .null?: self = .measure(limb: nil, unscheduled: unscheduled)
+            case .string(let limb)? where ["left", "right"].contains(limb): self = .measure(limb: limb, unscheduled: unscheduled)
+            default: throw ControlMessageError("limb must be left or right")
             }
         case "calibrate":
+            try fields.checkKeys([], of: name)
             self = .calibrate
         case "status":
+            try fields.checkKeys([], of: name)
             self = .status
         case "export-done":
-            guard let files = (object["files"] ?? [String]()) as? [String] else {
-                throw ControlMessageError("files must be a list of names")
+            try fields.checkKeys(["files"], of: name)
+            switch fields.values["files"] {
+            case nil: self = .exportDone(files: [])
+            case .strings(let files)?: self = .exportDone(files: files)
+            default: throw ControlMessageError("files must be a list of names")
             }
-            self = .exportDone(files: files)
         default:
-            throw ControlMessageError("unknown request '\(name)'")
+            throw ControlMessageError("unknown request '\(name.prefix(40))'")
         }
     }
 }

@@ -25,31 +25,50 @@ public final class ControlServer {
         public let request: ControlRequest
     }
 
-    /// At most this many clients are connected at once. When all places are taken, the oldest
-    /// client that has not sent a whole request yet is dropped to make room (so silent clients
-    /// cannot lock everyone out); when every client is waiting for a reply, a new one gets
-    /// `busy` and is closed.
+    /// At most this many clients are connected at once. When all places are taken, the client
+    /// holding the most connections loses its oldest one that has not sent a whole request
+    /// during a whole turn of the daemon's loop (so one client opening idle connections cannot
+    /// lock the others out, and a client is never dropped before it could send); when there is
+    /// none, newcomers wait in the listen queue until a reply or a deadline frees a place.
     public static let maximumConnections = 8
     /// A request line longer than this is refused: real ones are tens of bytes.
     static let maximumRequestBytes = 4096
+    /// How long a client has to send its request line, and then to take its reply and close.
+    public static let defaultClientTimeoutNanoseconds: UInt64 = 2_000_000_000
 
     /// The socket's path.
     public let path: String
     private var listener: CInt
     private var identity: (dev: dev_t, ino: ino_t)
     private var connections: [RequestID: Connection] = [:]
+    /// Requests read by a call of ``receive()`` that then failed to accept, for the next call.
+    private var pendingReceived: [Received] = []
     private var nextID = 0
+    /// Counts the calls of ``receive()``: connections accepted in the current one are not dropped.
+    private var turn = 0
+    private let clientTimeout: UInt64
+    private let clock: () -> UInt64
 
     /// Creates the socket at `path` with `mode` (group members may connect with the default 0660;
     /// the group is the daemon's own), creating its directory when missing.
     ///
     /// A socket file left by a daemon that died is replaced, but only after a connection attempt
     /// is refused: a live daemon keeps its socket.
+    /// - Parameters:
+    ///   - clientTimeoutNanoseconds: How long a client may take to send its request line, and
+    ///     then to take its reply; a client past it is disconnected at the next ``receive()``.
+    ///   - clock: Monotonic nanoseconds for those deadlines; nil for `CLOCK_MONOTONIC` (tests
+    ///     move a manual one).
     /// - Throws: `ControlServerError.alreadyRunning` when a daemon answers on `path`;
     ///   `.notASocket` for another kind of file; `.system` naming the failed call.
-    public init(path: String, mode: mode_t = 0o660) throws(ControlServerError) {
+    public init(
+        path: String, mode: mode_t = 0o660, clientTimeoutNanoseconds: UInt64 = defaultClientTimeoutNanoseconds,
+        clock: (() -> UInt64)? = nil
+    ) throws(ControlServerError) {
         guard let address = UnixSocketAddress(path: path) else { throw .pathTooLong(path) }
         self.path = path
+        clientTimeout = clientTimeoutNanoseconds
+        self.clock = clock ?? monotonicNanoseconds
         try Self.makeDirectory(containing: path)
         try Self.removeStaleSocket(at: address, path: path)
 
@@ -77,31 +96,53 @@ public final class ControlServer {
         connections.filter { $0.value.isAwaitingReply }.keys.sorted { $0.rawValue < $1.rawValue }
     }
 
-    /// Accepts waiting clients, reads what every client sent, and returns the requests completed
-    /// since the last call, oldest connection first. Never blocks.
+    /// Disconnects clients past their deadline, accepts waiting clients, reads what every client
+    /// sent, and returns the requests completed since the last call, oldest connection first.
+    /// A malformed request is answered `bad-request` here. Never blocks.
     /// - Throws: `ControlServerError.system` when accepting fails for a reason other than a
     ///   client that gave up (e.g. out of descriptors); requests already read stay buffered.
     public func receive() throws(ControlServerError) -> [Received] {
         guard listener >= 0 else { return [] }
-        flushWrites()
-        try acceptWaiting()
-        var received: [Received] = []
-        for id in connections.keys.sorted(by: { $0.rawValue < $1.rawValue }) {
-            guard let connection = connections[id] else { continue }
-            switch connection.readRequest() {
-            case .incomplete:
-                break
-            case .closed:
-                connection.close()
-                connections[id] = nil
-            case .request(let request):
-                received.append(Received(id: id, request: request))
-            case .malformed(let reason):
-                connection.queue(ControlReply.badRequest(reason))
-            }
+        let now = clock()
+        turn += 1
+        for (id, connection) in connections where !connection.isAwaitingReply && now >= connection.deadline {
+            connection.close()
+            connections[id] = nil
         }
         flushWrites()
-        return received
+        var received: [Received] = []
+        // Read before accepting: a client whose request is there is never taken for a silent one.
+        for id in connections.keys.sorted(by: { $0.rawValue < $1.rawValue }) {
+            read(id, at: now, into: &received)
+        }
+        defer { flushWrites() }
+        do {
+            try acceptWaiting(at: now, into: &received)
+        } catch {
+            // The requests read stay with their connections; the next call cannot see them again.
+            pendingReceived += received
+            throw error
+        }
+        let all = pendingReceived + received
+        pendingReceived = []
+        return all.sorted { $0.id.rawValue < $1.id.rawValue }
+    }
+
+    /// Reads connection `id`, adding a completed request to `received`; answers a malformed one
+    /// and forgets a closed one.
+    private func read(_ id: RequestID, at now: UInt64, into received: inout [Received]) {
+        guard let connection = connections[id] else { return }
+        switch connection.readRequest() {
+        case .incomplete:
+            break
+        case .closed:
+            connection.close()
+            connections[id] = nil
+        case .request(let request):
+            received.append(Received(id: id, request: request))
+        case .malformed(let reason):
+            connection.queue(ControlReply.badRequest(reason), deadline: now &+ clientTimeout)
+        }
     }
 
     /// Sends `reply` to the client of request `id` and closes that connection once it is written.
@@ -109,7 +150,7 @@ public final class ControlServer {
     @discardableResult
     public func reply(_ reply: ControlReply, to id: RequestID) -> Bool {
         guard let connection = connections[id], connection.isAwaitingReply else { return false }
-        connection.queue(reply)
+        connection.queue(reply, deadline: clock() &+ clientTimeout)
         flushWrites()
         return connection.isOpen || connection.wroteEverything
     }
@@ -131,8 +172,15 @@ public final class ControlServer {
         }
     }
 
-    private func acceptWaiting() throws(ControlServerError) {
+    private func acceptWaiting(at now: UInt64, into received: inout [Received]) throws(ControlServerError) {
         while true {
+            if connections.count >= Self.maximumConnections {
+                // Room is made only for a client that is there. Without room, newcomers wait in
+                // the listen queue, in the order they came, until a reply or a deadline frees a
+                // place; a client finding the queue full reports the daemon busy.
+                var waiting = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
+                guard poll(&waiting, 1, 0) > 0, makeRoom() else { return }
+            }
             let client = accept(listener, nil, nil)
             if client < 0 {
                 let error = Errno.current
@@ -149,22 +197,44 @@ public final class ControlServer {
                 Glibc.close(client)
                 continue
             }
-            let connection = Connection(descriptor: client)
-            if connections.count >= Self.maximumConnections,
-                let silent = connections.filter({ $0.value.isWaitingForRequest }).keys.min(by: { $0.rawValue < $1.rawValue })
-            {
-                connections[silent]?.close()
-                connections[silent] = nil
-            }
-            if connections.count >= Self.maximumConnections {
-                connection.queue(ControlReply.busy("too many clients are connected"))
-                connection.flush()
-                connection.close()
-                continue
-            }
-            connections[RequestID(rawValue: nextID)] = connection
+            let connection = Connection(
+                descriptor: client, peer: Self.peer(of: client), turn: turn, deadline: now &+ clientTimeout)
+            let id = RequestID(rawValue: nextID)
+            connections[id] = connection
             nextID += 1
+            read(id, at: now, into: &received)
         }
+    }
+
+    /// Frees a place: a connection whose reply is out, else the oldest connection that has been
+    /// without a request for a whole turn, of the client holding the most connections, if it
+    /// holds more than one.
+    /// - Returns: False when no connection may be dropped.
+    private func makeRoom() -> Bool {
+        let held = Dictionary(grouping: connections.values, by: \.peer).mapValues(\.count)
+        let candidates = connections.filter { id, connection in
+            connection.state == .draining
+                || (connection.isWaitingForRequest && connection.turn < turn && held[connection.peer, default: 0] > 1)
+        }
+        let victim = candidates.min { first, second in
+            let firstRank = (first.value.state == .draining ? 0 : 1, -held[first.value.peer, default: 0], first.key.rawValue)
+            let secondRank = (second.value.state == .draining ? 0 : 1, -held[second.value.peer, default: 0], second.key.rawValue)
+            return firstRank < secondRank
+        }
+        guard let victim else { return false }
+        victim.value.close()
+        connections[victim.key] = nil
+        return true
+    }
+
+    /// The process at the other end of a Unix socket (`SO_PEERCRED`); 0 when unknown.
+    private static func peer(of descriptor: CInt) -> pid_t {
+        // struct ucred { pid_t pid; uid_t uid; gid_t gid; }, which Glibc's module only declares
+        // under _GNU_SOURCE.
+        var credentials: (pid: pid_t, uid: uid_t, gid: gid_t) = (0, 0, 0)
+        var length = socklen_t(MemoryLayout.size(ofValue: credentials))
+        guard getsockopt(descriptor, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0 else { return 0 }
+        return credentials.pid
     }
 
     private func flushWrites() {

@@ -9,6 +9,8 @@ public enum ServiceState: Equatable, Sendable {
     case watchdog
     /// `STOPPING=1`: shutting down after a stop request.
     case stopping
+    /// `RELOADING=1`: re-reading the configuration (SIGHUP); `READY=1` follows when done.
+    case reloading
     /// `ERRNO=…`: the error number of a failure, sent before a failing exit.
     case errno(CInt)
 
@@ -21,6 +23,7 @@ public enum ServiceState: Equatable, Sendable {
             return "STATUS=" + String(text.map { $0.isNewline ? " " : $0 })
         case .watchdog: return "WATCHDOG=1"
         case .stopping: return "STOPPING=1"
+        case .reloading: return "RELOADING=1"
         case .errno(let number): return "ERRNO=\(number)"
         }
     }

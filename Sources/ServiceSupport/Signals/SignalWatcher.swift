@@ -6,8 +6,10 @@ import Musl
 import LinuxSystem
 import Synchronization
 
-/// Catches the stop signals (SIGTERM from systemd, SIGINT from a terminal) and SIGHUP, and turns
-/// them into flags the daemon's single-threaded loop checks between waits.
+/// Catches the stop signals (SIGTERM from systemd, SIGINT from a terminal, SIGQUIT) and SIGHUP,
+/// and turns them into flags the daemon's single-threaded loop checks between waits; ignores the
+/// signals that would otherwise kill the process without its clean-up (SIGPIPE, SIGUSR1, SIGUSR2,
+/// SIGALRM), none of which means anything to the daemon.
 ///
 /// The handler only stores to atomics and may forward the signal with `pthread_kill`, both
 /// async-signal-safe. It is installed without `SA_RESTART`, so a blocking `poll(2)` in the thread
@@ -22,23 +24,30 @@ public final class SignalWatcher: Sendable {
     public let stopSignals: [CInt]
     /// Signals that ask it to reload (re-read its configuration).
     public let reloadSignals: [CInt]
+    /// Signals set to `SIG_IGN` while the watcher is installed.
+    public let ignoredSignals: [CInt]
     private let previous: [(CInt, sigaction)]
     private let previousMask: sigset_t
     private let thread: pthread_t
 
-    /// Installs the handler for `stopSignals` and `reloadSignals` in place of their current
-    /// dispositions, and makes the calling thread the one whose waits a signal interrupts.
+    /// Installs the handler for `stopSignals` and `reloadSignals`, and `SIG_IGN` for
+    /// `ignoredSignals`, in place of their current dispositions, and makes the calling thread the
+    /// one whose waits a signal interrupts.
     ///
     /// The signals are unblocked in the calling thread (threads started by Dispatch block them,
     /// and a blocked signal would only stay pending).
     ///
     /// One watcher at a time: installing a second before ``restore()`` is a programming error.
     /// - Throws: The `sigaction(2)` error; nothing stays installed then.
-    public init(stopSignals: [CInt] = [SIGTERM, SIGINT], reloadSignals: [CInt] = [SIGHUP]) throws(Errno) {
+    public init(
+        stopSignals: [CInt] = [SIGTERM, SIGINT, SIGQUIT], reloadSignals: [CInt] = [SIGHUP],
+        ignoredSignals: [CInt] = [SIGPIPE, SIGUSR1, SIGUSR2, SIGALRM]
+    ) throws(Errno) {
         precondition(SignalState.installed.exchange(true, ordering: .sequentiallyConsistent) == false,
                      "a SignalWatcher is already installed")
         self.stopSignals = stopSignals
         self.reloadSignals = reloadSignals
+        self.ignoredSignals = ignoredSignals
         // Every global the handler reads is initialised here, before any handler can run, so the
         // handler never runs a lazy initialiser (which takes a lock).
         SignalState.stopSignal.store(0, ordering: .sequentiallyConsistent)
@@ -46,9 +55,9 @@ public final class SignalWatcher: Sendable {
         SignalState.stopMask.store(Self.mask(stopSignals), ordering: .sequentiallyConsistent)
         SignalState.waitingThread.store(UInt(pthread_self()), ordering: .sequentiallyConsistent)
         var saved: [(CInt, sigaction)] = []
-        for signal in stopSignals + reloadSignals {
+        for signal in stopSignals + reloadSignals + ignoredSignals {
             var action = sigaction()
-            action.__sigaction_handler.sa_handler = signalWatcherHandler
+            action.__sigaction_handler.sa_handler = ignoredSignals.contains(signal) ? SIG_IGN : signalWatcherHandler
             sigemptyset(&action.sa_mask)
             action.sa_flags = 0  // no SA_RESTART: interrupted waits must return EINTR
             var old = sigaction()

@@ -138,6 +138,9 @@ import Testing
         (["task", "update", "nosuch", "--title", "X"], "no task 'nosuch'"),
         (["task", "update", "checkin", "--effective", "2026-06-07T07:00"], "would orphan outcomes"),
         (["task", "delete", "nosuch"], "no task 'nosuch'"),
+        (["task", "delete", "onboarding"], "cannot be deleted: it records the patient's consent"),
+        (["task", "add", "spam", "--element", "start=2000-01-01,every=1s"], "at most 96 events a day"),
+        (["task", "update", "checkin", "--element", "start=2026-06-09,every=10m"], "this one has up to 144"),
     ])
     func refusedValuesChangeNothing(arguments: [String], why: String) throws {
         let romdev = try InProcessRomdev()
@@ -146,6 +149,18 @@ import Testing
         let before = try romdev.snapshot()
         let failure = try #require(romdev.failure(arguments) as? CommandFailure)
         #expect(failure.description.contains(why), "\(failure)")
+        #expect(try romdev.snapshot() == before)
+    }
+
+    @Test func deletingTheOnboardingTaskIsRefusedAndConsentStillGates() throws {
+        let romdev = try InProcessRomdev()
+        try romdev.run(["init", "--start", "2026-06-07", "--tz", "Europe/Paris"])
+        let before = try romdev.snapshot()
+        let failure = try #require(romdev.failure(["task", "delete", "onboarding"]) as? CommandFailure)
+        #expect(failure.description
+            == "could not delete task 'onboarding': task 'onboarding' cannot be deleted: it records the patient's consent")
+        #expect(failure.hint?.contains("outcome delete --task onboarding") == true)
+        #expect(romdev.failure(["checkin", "--pain", "3", "--sleep", "7"]) is CommandFailure)
         #expect(try romdev.snapshot() == before)
     }
 
@@ -215,6 +230,27 @@ import Testing
     }
 
     // MARK: - Listings and export
+
+    @Test(arguments: [
+        ["adherence", "--from", "0001-01-01", "--to", "9999-12-31"],
+        ["adherence", "--from", "2020-01-01", "--to", "2030-01-10"],
+        ["events", "--task", "checkin", "--from", "2020-01-01", "--to", "2030-01-10"],
+    ])
+    func aWindowLongerThanTenYearsIsAUsageError(arguments: [String]) throws {
+        let romdev = try InProcessRomdev()
+        try romdev.initialiseAndOnboard()
+        let failure = try #require(romdev.failure(arguments) as? CommandFailure)
+        #expect(failure.exitStatus == 64)
+        #expect(failure.why?.contains("is longer than 3660 days") == true, "\(failure)")
+    }
+
+    @Test func tenYearsOfAdherenceIsAnswered() throws {
+        let romdev = try InProcessRomdev()
+        try romdev.initialiseAndOnboard()
+        let lines = try romdev.run(["adherence", "--from", "2026-06-06", "--to", "2036-06-06"]).split(separator: "\n")
+        #expect(lines.count == 3653)
+        #expect(lines[1] == "2026-06-07  0.00 [----------] 0%")
+    }
 
     @Test func adherenceOverDays() throws {
         let romdev = try InProcessRomdev()

@@ -59,7 +59,7 @@ struct MeasureCommandTests {
         try romdev.run(["init", "--start", "2026-06-07", "--tz", "Europe/Paris"])
         let before = try romdev.snapshot()
         let failure = try #require(romdev.failure(["measure", "--simulate"]) as? CommandFailure)
-        #expect(failure.why == "onboarding is not done")
+        #expect(failure.why == "cannot record 'rangeOfMotionCheck' before onboarding is done: complete onboarding first")
         #expect(try romdev.snapshot() == before)
     }
 

@@ -23,7 +23,7 @@ import Testing
         let result = try store.run(["measure", "--simulate"])
         #expect(result.status == 1)
         #expect(result.stderr == """
-            Error: could not measure the range of motion: onboarding is not done
+            Error: could not measure the range of motion: cannot record 'rangeOfMotionCheck' before onboarding is done: complete onboarding first
             Hint: run 'romdev onboard --consent-by NAME' first
 
             """)

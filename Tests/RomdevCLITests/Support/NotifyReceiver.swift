@@ -12,7 +12,8 @@ import Musl
 final class NotifyReceiver: @unchecked Sendable {
     let path: String
     private let descriptor: CInt
-    private let lock = NSLock()
+    /// Guards `received`; signalled whenever datagrams arrive.
+    private let lock = NSCondition()
     private var received: [[String]] = []
     private var stopped = false
 
@@ -35,10 +36,12 @@ final class NotifyReceiver: @unchecked Sendable {
         guard bound == 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
         // The reader keeps the queue empty so the daemon never blocks on a full one.
         Thread { [weak self] in
-            while let self, !self.lock.withLock({ self.stopped }) {
+            while let self, !self.isStopped {
                 var request = pollfd(fd: self.descriptor, events: Int16(POLLIN), revents: 0)
                 _ = poll(&request, 1, 50)
-                self.lock.withLock { self.drain() }
+                self.lock.lock()
+                self.drain()
+                self.lock.unlock()
             }
         }.start()
     }
@@ -49,7 +52,15 @@ final class NotifyReceiver: @unchecked Sendable {
 
     /// Ends the reader; call before dropping the receiver.
     func stop() {
-        lock.withLock { stopped = true }
+        lock.lock()
+        stopped = true
+        lock.unlock()
+    }
+
+    private var isStopped: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return stopped
     }
 
     /// Takes every queued datagram; the caller holds the lock.
@@ -59,14 +70,33 @@ final class NotifyReceiver: @unchecked Sendable {
             let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, CInt(MSG_DONTWAIT)) }
             guard count > 0 else { return }
             received.append(String(decoding: buffer[..<count], as: UTF8.self).split(separator: "\n").map(String.init))
+            lock.broadcast()
+        }
+    }
+
+    /// Waits until the assignments received after the first `skipping` ones include `line`,
+    /// returning as soon as they do; false when `limit` seconds pass first (a deadline for a
+    /// daemon that never says it, not a pause).
+    ///
+    /// - Returns: How many assignments had arrived when `line` did (for a later wait to skip),
+    ///   nil at the deadline.
+    func waitFor(_ line: String, skipping: Int = 0, limit: Double = 60) -> Int? {
+        let deadline = Date().addingTimeInterval(limit)
+        lock.lock()
+        defer { lock.unlock() }
+        while true {
+            drain()
+            let lines = received.flatMap { $0 }
+            if let index = lines.dropFirst(skipping).firstIndex(of: line) { return index + 1 }
+            guard lock.wait(until: deadline) else { return nil }
         }
     }
 
     /// Every datagram received so far, each as its `KEY=VALUE` lines.
     func datagrams() -> [[String]] {
-        lock.withLock {
-            drain()
-            return received
-        }
+        lock.lock()
+        defer { lock.unlock() }
+        drain()
+        return received
     }
 }

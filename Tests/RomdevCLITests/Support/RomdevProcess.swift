@@ -26,10 +26,20 @@ struct RomdevProcess {
 
     /// Runs `romdev arguments…` with exactly `environment` (plus PATH), in `directory` when given,
     /// and returns its status and output.
-    static func run(_ arguments: [String], environment: [String: String] = [:], in directory: String? = nil) throws -> Result {
+    ///
+    /// - Parameter wrapper: A command that runs romdev, its path appended (e.g. `setpriv …` to
+    ///   run as another user); empty runs romdev itself.
+    static func run(
+        _ arguments: [String], environment: [String: String] = [:], in directory: String? = nil, wrapper: [String] = []
+    ) throws -> Result {
         let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
+        if let command = wrapper.first {
+            process.executableURL = URL(fileURLWithPath: command)
+            process.arguments = wrapper.dropFirst() + [executable.path] + arguments
+        } else {
+            process.executableURL = executable
+            process.arguments = arguments
+        }
         if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         var env = environment
         env["PATH"] = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
