@@ -232,7 +232,7 @@ import Testing
     // MARK: - Listings and export
 
     @Test(arguments: [
-        ["adherence", "--from", "0001-01-01", "--to", "9999-12-31"],
+        ["adherence", "--from", "1582-10-15", "--to", "9999-12-31"],
         ["adherence", "--from", "2020-01-01", "--to", "2030-01-10"],
         ["events", "--task", "checkin", "--from", "2020-01-01", "--to", "2030-01-10"],
     ])
