@@ -121,6 +121,16 @@ struct DaemonSessionTests {
         #expect(harness.output.messages.contains { $0.hasPrefix("measurement not usable: implausible angles") })
     }
 
+    @Test func aLegThatNeverMovedIsNotStoredAndTheDayStaysOpen() throws {
+        let still = RangeOfMotionResult(start: 0, finish: 0.03, minimum: -0.02, maximum: 0.06, flags: .noMovement)
+        let harness = try dueDay(presses: [ScriptedPress(atSeconds: 20)], scripts: [ScriptedMeasurements.success(still)])
+        harness.exitAfter = 1
+        try harness.run(until: harness.local(2026, 6, 8, 10))
+        #expect(try harness.rangeOfMotionOutcomes().isEmpty)
+        #expect(harness.output.messages.contains { $0.hasPrefix("measurement not usable: the knee did not move") })
+        #expect(!harness.output.messages.contains { $0.contains("stored range") })
+    }
+
     @Test func notificationsComeInOrderWithWatchdogPings() throws {
         let harness = try dueDay(presses: [ScriptedPress(atSeconds: 20)])
         harness.watchdog = ServiceWatchdog(environment: ["WATCHDOG_USEC": "10000000"], processID: 1)
