@@ -30,6 +30,15 @@ public enum RecoverCarePlan {
         public static let maximum = "maximum"
         /// The excursion from most flexed to most extended; the one value Recover stored.
         public static let range = "range"
+        /// The knee joint angles in the clinical convention (0° straight, flexion positive), degrees:
+        /// the smallest flexion reached (positive an extension lag, negative a hyperextension).
+        public static let kneeExtension = "knee_extension"
+        /// The largest knee flexion reached.
+        public static let kneeFlexion = "knee_flexion"
+        /// `knee_flexion − knee_extension`.
+        public static let kneeArc = "knee_arc"
+        /// What the measurement guided the patient through, `extension` or `arc` (text).
+        public static let measurementProtocol = "protocol"
         /// Which knee a range-of-motion measurement is of, `left` or `right` (text).
         public static let limb = "limb"
         /// A reason to distrust a range-of-motion measurement (text, one value per reason), e.g.
@@ -105,13 +114,29 @@ public enum RecoverCarePlan {
         return calendar.startOfDay(for: later)
     }
 
+    /// The knee joint angles of a measurement, degrees, clinical convention.
+    public struct KneeAngles: Hashable, Sendable {
+        /// The smallest flexion reached.
+        public var extensionDegrees: Double
+        /// The largest flexion reached.
+        public var flexionDegrees: Double
+
+        public init(extensionDegrees: Double, flexionDegrees: Double) {
+            self.extensionDegrees = extensionDegrees
+            self.flexionDegrees = flexionDegrees
+        }
+    }
+
     /// The outcome values of one range-of-motion measurement: the five angles in degrees (range =
     /// maximum − minimum), `range` first (the one value Recover stored, so a reader that takes the first value gets it), then
-    /// start, finish, minimum, maximum; then the measured limb (text, kind ``Kind/limb``) when
-    /// given, and one text value of kind ``Kind/flag`` per quality flag, so exports show them.
+    /// start, finish, minimum, maximum; the knee angles when given (knee_extension, knee_flexion,
+    /// knee_arc = flexion − extension as stored); then the measured limb (text, kind ``Kind/limb``)
+    /// when given, the protocol (text, kind ``Kind/measurementProtocol``) when given, and one text
+    /// value of kind ``Kind/flag`` per quality flag, so exports show them.
     public static func rangeOfMotionValues(
         startDegrees: Double, finishDegrees: Double, minimumDegrees: Double, maximumDegrees: Double,
-        limb: String? = nil, flags: [String] = [], createdDate: Date
+        knee: KneeAngles? = nil, limb: String? = nil, measurementProtocol: String? = nil, flags: [String] = [],
+        createdDate: Date
     ) -> [OutcomeValue] {
         // Hundredths of a degree: far finer than the measurement's accuracy, without the float
         // noise (65.95648630778541, -7.95e-16) that would pass for precision in exports. The
@@ -121,11 +146,20 @@ public enum RecoverCarePlan {
         let minimum = hundredths(minimumDegrees)
         let maximum = hundredths(maximumDegrees)
         let range = hundredths(maximum - minimum)
-        let angles = [
+        var degrees = [
             (Kind.range, range), (Kind.start, hundredths(startDegrees)), (Kind.finish, hundredths(finishDegrees)),
             (Kind.minimum, minimum), (Kind.maximum, maximum),
-        ].map { OutcomeValue(.double($0.1), kind: $0.0, units: rangeOfMotionUnits, createdDate: createdDate) }
-        let limbValue = limb.map { [OutcomeValue(.text($0), kind: Kind.limb, createdDate: createdDate)] } ?? []
-        return angles + limbValue + flags.map { OutcomeValue(.text($0), kind: Kind.flag, createdDate: createdDate) }
+        ]
+        if let knee {
+            let extensionValue = hundredths(knee.extensionDegrees)
+            let flexion = hundredths(knee.flexionDegrees)
+            degrees += [(Kind.kneeExtension, extensionValue), (Kind.kneeFlexion, flexion),
+                        (Kind.kneeArc, hundredths(flexion - extensionValue))]
+        }
+        let angles = degrees.map { OutcomeValue(.double($0.1), kind: $0.0, units: rangeOfMotionUnits, createdDate: createdDate) }
+        let texts = [(Kind.limb, limb), (Kind.measurementProtocol, measurementProtocol)].compactMap { kind, text in
+            text.map { OutcomeValue(.text($0), kind: kind, createdDate: createdDate) }
+        }
+        return angles + texts + flags.map { OutcomeValue(.text($0), kind: Kind.flag, createdDate: createdDate) }
     }
 }

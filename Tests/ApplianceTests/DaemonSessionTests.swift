@@ -26,10 +26,14 @@ struct DaemonSessionTests {
         let outcomes = try harness.rangeOfMotionOutcomes()
         #expect(outcomes.count == 1)
         let values = try #require(outcomes.first?.outcome.values)
-        #expect(values.map(\.kind) == ["range", "start", "finish", "minimum", "maximum", "limb"])
-        #expect(values.prefix(5).map(\.numberValue) == [73, 2, 3, 1, 74])
-        #expect(values.prefix(5).allSatisfy { $0.units == "deg" })
-        #expect(values.last?.value == .text("left"))
+        #expect(values.map(\.kind) == [
+            "range", "start", "finish", "minimum", "maximum", "knee_extension", "knee_flexion", "knee_arc", "limb",
+            "protocol",
+        ])
+        // Seated: knee flexion = 90° − inclination, so the most extended 74° is a 16° lag.
+        #expect(values.prefix(8).map(\.numberValue) == [73, 2, 3, 1, 74, 16, 89, 73])
+        #expect(values.prefix(8).allSatisfy { $0.units == "deg" })
+        #expect(values.suffix(2).map(\.value) == [.text("left"), .text("extension")])
         // Reminder at 09:00, then hold still (press at 09:00:10), go (+2 s), done (+10 s).
         let chimes = harness.outcomesAtChimeStarts
         #expect(chimes.count == 4)

@@ -87,6 +87,10 @@ extension ApplianceDaemon {
                 log(.info, "go: extend the knee")
             case .moving:
                 running.phase = "moving"
+            case .flex:
+                running.phase = "slide the foot back under the chair"
+                play(.flex)
+                log(.info, "go: slide the foot back under the chair")
             case .finished(let result):
                 session = nil
                 finish(running, with: result, at: parts.wallClock.now)
@@ -149,7 +153,16 @@ extension ApplianceDaemon {
 /// The result a `measure` request gets back.
 struct MeasurementReplyPayload: Encodable {
     let start, finish, minimum, maximum, range: Double
+    let kneeExtension, kneeFlexion, kneeArc: Double
+    let measurementProtocol: String
     let flags: [String]
+
+    enum CodingKeys: String, CodingKey {
+        case start, finish, minimum, maximum, range
+        case kneeExtension = "knee_extension", kneeFlexion = "knee_flexion", kneeArc = "knee_arc"
+        case measurementProtocol = "protocol"
+        case flags
+    }
 
     init(_ result: RangeOfMotionResult) {
         start = result.start
@@ -157,6 +170,10 @@ struct MeasurementReplyPayload: Encodable {
         minimum = result.minimum
         maximum = result.maximum
         range = result.range
+        kneeExtension = result.kneeExtension
+        kneeFlexion = result.kneeFlexion
+        kneeArc = result.kneeArc
+        measurementProtocol = result.measurementProtocol.rawValue
         flags = result.flags.names
     }
 }

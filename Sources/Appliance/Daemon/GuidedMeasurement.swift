@@ -8,6 +8,9 @@ public enum GuidedMeasurementEvent: Equatable, Sendable {
     case go
     /// The leg has left the start pose.
     case moving
+    /// Arc protocol: back and still after the extension: "go" again, slide the foot back under the
+    /// chair.
+    case flex
     /// The session ended with a result (not yet stored).
     case finished(RangeOfMotionResult)
     /// The session ended without a result; the text says why, `sensorFault` whether the sensor

@@ -17,6 +17,7 @@ public final class SensorMeasurements: GuidedMeasurementStarter, @unchecked Send
     private let configuration: MPU6050Configuration
     private let calibration: Mutex<Calibration?>
     private let pacing: Pacing
+    private let parameters: SessionParameters
 
     /// How the sampling loop keeps time.
     public enum Pacing: Sendable {
@@ -31,10 +32,12 @@ public final class SensorMeasurements: GuidedMeasurementStarter, @unchecked Send
     ///   - configuration: The sensor settings (the configured sample rate).
     ///   - calibration: The sensor's calibration, if one was made.
     ///   - pacing: Real time, or the sensor's clock.
+    ///   - measurementProtocol: What each session guides the patient through.
     public init(
         configuration: MPU6050Configuration, calibration: Calibration?, pacing: Pacing,
-        openSensor: @escaping OpenSensor
+        measurementProtocol: MeasurementProtocol = .extension, openSensor: @escaping OpenSensor
     ) {
+        self.parameters = SessionParameters(measurementProtocol: measurementProtocol)
         self.openSensor = openSensor
         self.configuration = configuration
         self.calibration = Mutex(calibration)
@@ -51,7 +54,7 @@ public final class SensorMeasurements: GuidedMeasurementStarter, @unchecked Send
         try sensor.configure(configuration)
         let running = RunningSensorMeasurement()
         let measurement = RangeOfMotionMeasurement(
-            sensor: sensor, calibration: calibration.withLock { $0 },
+            sensor: sensor, calibration: calibration.withLock { $0 }, parameters: parameters,
             pacing: pacing == .realTime ? .dispatchTimer : .sleeping(sensor.clock),
             onProgress: { [running] phase in running.post(phase) })
         running.attach(measurement)
@@ -74,7 +77,8 @@ final class RunningSensorMeasurement: GuidedMeasurement, Sendable {
         switch phase {
         case .settling: event = .holdStill
         case .ready: event = .go
-        case .moving: event = .moving
+        case .moving, .flexing: event = .moving
+        case .readyToFlex: event = .flex
         // Back near the start: still the same movement for the cues, until it is still.
         case .returning: event = nil
         case .finished: event = nil  // the completion carries the result

@@ -21,9 +21,12 @@ struct MeasureCommandTests {
         let stored = try outcomes(romdev, task: "rangeOfMotionCheck")
         #expect(stored.count == 1)
         let values = try #require(stored.first?["values"] as? [[String: Any]])
-        #expect(values.map { $0["kind"] as? String } == ["range", "start", "finish", "minimum", "maximum", "limb"])
-        #expect(values.prefix(5).allSatisfy { $0["units"] as? String == "deg" && $0["type"] as? String == "double" })
-        #expect(values.last?["value"] as? String == "left")
+        #expect(values.map { $0["kind"] as? String } == [
+            "range", "start", "finish", "minimum", "maximum", "knee_extension", "knee_flexion", "knee_arc", "limb",
+            "protocol",
+        ])
+        #expect(values.prefix(8).allSatisfy { $0["units"] as? String == "deg" && $0["type"] as? String == "double" })
+        #expect(values.suffix(2).map { $0["value"] as? String } == ["left", "extension"])
         let range = try #require(values.first?["value"] as? Double)
         let maximum = try #require(values[4]["value"] as? Double), minimum = try #require(values[3]["value"] as? Double)
         #expect(abs(range - (maximum - minimum)) < 1e-9)
