@@ -57,11 +57,15 @@ public enum RecoverCarePlan {
     ///   - start: Any instant of the plan's first day.
     ///   - createdDate: The `now` of creation.
     ///   - calendar: The calendar and time zone of the patient.
-    public static func tasks(start: Date, createdDate: Date, calendar: Calendar) throws(ScheduleError) -> [CareTask] {
+    ///   - includesFlexion: Whether the range-of-motion task asks for the full arc (see
+    ///     ``rangeOfMotionTask(start:createdDate:calendar:includesFlexion:)``).
+    public static func tasks(
+        start: Date, createdDate: Date, calendar: Calendar, includesFlexion: Bool = false
+    ) throws(ScheduleError) -> [CareTask] {
         [
             try onboardingTask(start: start, createdDate: createdDate, calendar: calendar),
             try checkinTask(start: start, createdDate: createdDate, calendar: calendar),
-            try rangeOfMotionTask(start: start, createdDate: createdDate, calendar: calendar),
+            try rangeOfMotionTask(start: start, createdDate: createdDate, calendar: calendar, includesFlexion: includesFlexion),
         ]
     }
 
@@ -91,7 +95,12 @@ public enum RecoverCarePlan {
     /// The daily element ends exactly at the first instant of day 7, which (by the all-day end rule)
     /// excludes day 7, and the weekly element starts there. The WWDC21 code ends the daily element
     /// at "now + 1 week", keeping the time of day, so its day 7 gets an event from both elements.
-    public static func rangeOfMotionTask(start: Date, createdDate: Date, calendar: Calendar) throws(ScheduleError) -> CareTask {
+    ///
+    /// With `includesFlexion` the instructions ask for the full arc: after the extension, the foot
+    /// slides back under the chair as far as it goes, and back.
+    public static func rangeOfMotionTask(
+        start: Date, createdDate: Date, calendar: Calendar, includesFlexion: Bool = false
+    ) throws(ScheduleError) -> CareTask {
         let firstDay = calendar.startOfDay(for: start)
         let weekLater = try startOfDay(adding: DateComponents(day: 7), to: firstDay, calendar: calendar)
         let monthLater = try startOfDay(adding: DateComponents(month: 1), to: firstDay, calendar: calendar)
@@ -99,8 +108,13 @@ public enum RecoverCarePlan {
         let weekly = try ScheduleElement(start: weekLater, end: monthLater, interval: .weeks(1), duration: .allDay, calendar: calendar)
         return CareTask(
             id: TaskID.rangeOfMotionCheck, title: "Range Of Motion",
-            instructions: "Sit on the edge of a chair with the sensor strapped below the knee. Press the button,"
-                + " straighten your knee as far as you can, return to the start position, and press again.",
+            instructions: includesFlexion
+                ? "Sit on the edge of a chair with the sensor strapped below the knee. Press the button,"
+                    + " straighten your knee as far as you can, return to the start position and hold still;"
+                    + " at the second signal slide your foot back under the chair as far as you can, return"
+                    + " to the start position and hold still."
+                : "Sit on the edge of a chair with the sensor strapped below the knee. Press the button,"
+                    + " straighten your knee as far as you can, return to the start position, and press again.",
             schedule: try Schedule(composing: [daily, weekly]),
             createdDate: createdDate)
     }

@@ -187,7 +187,7 @@ public struct ConfigurationKey: Sendable {
                 What a measurement guides the patient through. extension: extend the knee and
                 return (the session ends there). arc: extend and return, then slide the foot back
                 under the chair as far as possible and return, so the result has the knee's
-                flexion past 90° too.
+                flexion past 90° too. Unset: what the care plan asks for (romdev init --protocol).
                 """,
             read: { value, draft throws(ConfigurationValueError) in
                 guard let chosen = MeasurementProtocol(rawValue: value) else {
@@ -195,7 +195,7 @@ public struct ConfigurationKey: Sendable {
                 }
                 draft.configuration.measurementProtocol = chosen
             },
-            render: { $0.measurementProtocol.rawValue }, example: nil),
+            render: { $0.measurementProtocol?.rawValue }, example: "arc"),
         ConfigurationKey(
             name: "require_clock_sync",
             comment: """

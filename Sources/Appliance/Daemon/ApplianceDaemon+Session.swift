@@ -54,9 +54,13 @@ extension ApplianceDaemon {
             play(.error)
             return "motion sensor missing on \(parts.sensor.location): \(sensorProblem)"
         }
+        let plan = try? parts.store.carePlanSettings()
+        // The configuration's protocol, else what the care plan asks for.
+        let measurementProtocol = settings.configuration.measurementProtocol
+            ?? MeasurementProtocol(plan?.rangeOfMotionProtocol ?? .extension)
         let measurement: any GuidedMeasurement
         do {
-            measurement = try parts.measurements.startMeasurement()
+            measurement = try parts.measurements.startMeasurement(measurementProtocol)
         } catch {
             sensorProblem = "\(error)"
             lastSensorProbe = now
@@ -65,10 +69,10 @@ extension ApplianceDaemon {
         }
         session = RunningSession(
             measurement: measurement, slot: slot, request: request,
-            limb: limb ?? (try? parts.store.carePlanSettings()?.limb.rawValue))
+            limb: limb ?? plan?.limb.rawValue)
         shownPattern = nil
         transientPattern = nil
-        log(.notice, "measurement started\(request == nil ? "" : " (requested over the control socket)")")
+        log(.notice, "measurement started (\(measurementProtocol.rawValue))\(request == nil ? "" : " (requested over the control socket)")")
         return nil
     }
 

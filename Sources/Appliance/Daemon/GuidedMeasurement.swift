@@ -33,9 +33,9 @@ public protocol GuidedMeasurement: AnyObject {
 
 /// Starts measurements on the sensor.
 public protocol GuidedMeasurementStarter: AnyObject {
-    /// Opens and configures the sensor and starts a session.
+    /// Opens and configures the sensor and starts a session following `measurementProtocol`.
     /// - Throws: An error whose description says what failed (the sensor cannot be opened).
-    func startMeasurement() throws -> any GuidedMeasurement
+    func startMeasurement(_ measurementProtocol: MeasurementProtocol) throws -> any GuidedMeasurement
 }
 
 /// Checks the sensor answers, at start-up and while it is missing.

@@ -17,7 +17,6 @@ public final class SensorMeasurements: GuidedMeasurementStarter, @unchecked Send
     private let configuration: MPU6050Configuration
     private let calibration: Mutex<Calibration?>
     private let pacing: Pacing
-    private let parameters: SessionParameters
 
     /// How the sampling loop keeps time.
     public enum Pacing: Sendable {
@@ -32,12 +31,10 @@ public final class SensorMeasurements: GuidedMeasurementStarter, @unchecked Send
     ///   - configuration: The sensor settings (the configured sample rate).
     ///   - calibration: The sensor's calibration, if one was made.
     ///   - pacing: Real time, or the sensor's clock.
-    ///   - measurementProtocol: What each session guides the patient through.
     public init(
         configuration: MPU6050Configuration, calibration: Calibration?, pacing: Pacing,
-        measurementProtocol: MeasurementProtocol = .extension, openSensor: @escaping OpenSensor
+        openSensor: @escaping OpenSensor
     ) {
-        self.parameters = SessionParameters(measurementProtocol: measurementProtocol)
         self.openSensor = openSensor
         self.configuration = configuration
         self.calibration = Mutex(calibration)
@@ -49,12 +46,13 @@ public final class SensorMeasurements: GuidedMeasurementStarter, @unchecked Send
         self.calibration.withLock { $0 = calibration }
     }
 
-    public func startMeasurement() throws -> any GuidedMeasurement {
+    public func startMeasurement(_ measurementProtocol: MeasurementProtocol) throws -> any GuidedMeasurement {
         let sensor = try openSensor()
         try sensor.configure(configuration)
         let running = RunningSensorMeasurement()
         let measurement = RangeOfMotionMeasurement(
-            sensor: sensor, calibration: calibration.withLock { $0 }, parameters: parameters,
+            sensor: sensor, calibration: calibration.withLock { $0 },
+            parameters: SessionParameters(measurementProtocol: measurementProtocol),
             pacing: pacing == .realTime ? .dispatchTimer : .sleeping(sensor.clock),
             onProgress: { [running] phase in running.post(phase) })
         running.attach(measurement)

@@ -50,8 +50,7 @@ struct DaemonLauncher {
         let sensorProblem = probe.problem()
         let measurements = SensorMeasurements(
             configuration: sensorSettings, calibration: calibration,
-            pacing: simulation == nil ? .realTime : .sensorClock,
-            measurementProtocol: configuration.measurementProtocol, openSensor: openSensor)
+            pacing: simulation == nil ? .realTime : .sensorClock, openSensor: openSensor)
         logger.info("calibration: \(calibrationFile.describe(calibration))")
         let calibrationPath = calibrationFile.path
         let calibrations = SensorCalibrations(

@@ -23,8 +23,10 @@ extension Command {
 
             --protocol arc guides a second step: after the extension and the return, slide
             the foot back under the chair as far as possible, then return and hold still;
-            knee_flexion then measures flexion past 90°. A measurement the romdev daemon
-            makes follows its own 'protocol' configuration key.
+            knee_flexion then measures flexion past 90°. Without --protocol, the session
+            follows what the care plan asks for ('romdev init --protocol'; extension by
+            default). A measurement the romdev daemon makes follows the daemon's rule (its
+            'protocol' configuration key, else the care plan).
 
             The outcome of today's rangeOfMotionCheck event gets the values range (first),
             start, finish, minimum, maximum, knee_extension, knee_flexion and knee_arc
@@ -75,7 +77,8 @@ struct MeasureAction: CommandAction, Equatable {
 
     var source: SensorSource
     var limb: Limb?
-    var measurementProtocol: MeasurementProtocol
+    /// nil: what the care plan asks for.
+    var measurementProtocol: MeasurementProtocol?
     var json: Bool
     var unscheduled: Bool
     var calibrationPath: String?
@@ -119,7 +122,7 @@ struct MeasureAction: CommandAction, Equatable {
         }
         let outcome = try LiveMeasurement(
             source: source, calibration: calibration, clock: context.sensorClock, limb: limb,
-            measurementProtocol: measurementProtocol
+            measurementProtocol: measurementProtocol ?? MeasurementProtocol(settings.rangeOfMotionProtocol)
         ).run { line in if !json { output.line(line) } }
 
         let now = context.now()

@@ -11,7 +11,8 @@ extension Command {
             Runs the same pipeline as a live measurement over a file written by
             'romdev record', at whatever sample rate its timestamps give: calibration,
             fusion of gyro and accelerometer into the direction of gravity, and the
-            session (still start, extension, return, still). Angles are the shank's
+            session (still start, extension, return, still; with --protocol arc, then the
+            flexion under the chair, return, still; default extension). Angles are the shank's
             inclination from vertical in the sagittal plane, in degrees: 0 = shin
             vertical, 90 = shin horizontal, positive toward extension. Without a mounting
             in the calibration, the start pose defines 0. The knee angles (knee_extension,
@@ -38,7 +39,7 @@ extension Command {
                 recordingPath: try values.value(ReplayAction.fileArgument, PathArgument.file)
                     ?? values.required(ReplayAction.fileArgument),
                 calibrationPath: try values.value(CalibrationFile.option, PathArgument.file),
-                measurementProtocol: ProtocolOption.value(in: values),
+                measurementProtocol: ProtocolOption.value(in: values) ?? .extension,
                 json: values.isSet(ReplayAction.jsonOption),
                 tracePath: try values.value(ReplayAction.traceOption, PathArgument.file),
                 store: try StoreOptions(values))
