@@ -73,6 +73,8 @@ public struct MeasurementSession: Sendable {
     private var scatter = RotationScatter()
     /// Arc protocol: the extension step is done, the session follows the flexion.
     private var isFlexionStep = false
+    /// Arc protocol: the cosine of the largest tilt from the start pose during the flexion step.
+    private var flexionFarthestCosine = 1.0
     /// Arc protocol: the trace index where the extension step ended, and whether the leg was at
     /// rest there.
     private var extensionEnd: (index: Int, atRest: Bool)?
@@ -106,6 +108,13 @@ public struct MeasurementSession: Sendable {
     // Tilt tests against precomputed cosines: no trigonometry per sample.
     private var hasLeftStart: Bool { filter.gravity.dot(startGravity) < cosineOfMotionThreshold }
     private var isBackAtStart: Bool { filter.gravity.dot(startGravity) >= cosineOfReturnTolerance }
+    /// Back from the flexion step: within the return tolerance, or within half the step's largest
+    /// tilt. Early after surgery the foot may slide back by less than the tolerance, and such a
+    /// step must still be able to return. cos(θ/2) = √((1 + cos θ)/2): still no trigonometry.
+    private var isBackFromFlexion: Bool {
+        let half = ((1 + flexionFarthestCosine) / 2).squareRoot()
+        return filter.gravity.dot(startGravity) >= max(cosineOfReturnTolerance, half)
+    }
 
     /// Feeds one raw sample; the calibration, if any, is applied here. Ignored once the session has
     /// finished.
@@ -145,15 +154,21 @@ public struct MeasurementSession: Sendable {
             }
         case .ready:
             if hasLeftStart { phase = .moving }
-        case .moving, .flexing:
+        case .moving:
             if !isBackAtStart {
                 hasGoneOut = true
             } else if hasGoneOut {
                 phase = .returning
                 returnTime = sample.time
             }
+        case .flexing:
+            flexionFarthestCosine = min(flexionFarthestCosine, filter.gravity.dot(startGravity))
+            if isBackFromFlexion {
+                phase = .returning
+                returnTime = sample.time
+            }
         case .returning:
-            if !isBackAtStart {
+            if !(isFlexionStep ? isBackFromFlexion : isBackAtStart) {
                 phase = isFlexionStep ? .flexing : .moving
             } else if filter.isAtRest {
                 completeStep(.returned)
@@ -185,7 +200,6 @@ public struct MeasurementSession: Sendable {
             return
         }
         isFlexionStep = true
-        hasGoneOut = false
         extensionEnd = (trace.count - 1, reason == .returned)
         phase = .readyToFlex
     }

@@ -84,6 +84,15 @@ struct KneeAngleTests {
         #expect(abs(result.kneeFlexion - 140) < 1)
     }
 
+    @Test func aFlexionStepSmallerThanTheReturnToleranceStillReturns() throws {
+        // The foot slides back by only 12° (under the 15° return tolerance), early after surgery.
+        let (session, phases) = session(arc(peak: 70, flexion: -12), .arc)
+        #expect(phases.suffix(3) == [.flexing, .returning, .finished(.returned)])
+        let result = try #require(session.result())
+        #expect(abs(result.kneeFlexion - 102) < 1)
+        #expect(result.flags.isEmpty)
+    }
+
     @Test func anArcEndedBeforeTheFlexionIsFlaggedNoFlexion() throws {
         // Extension and return, then the leg stays still until the stop.
         let motion = KneeMotion(keyframes: [(2.5, 0), (4, 80), (5, 80), (6.5, 0), (12, 0)])
