@@ -69,6 +69,15 @@ struct DaemonSessionTests {
         #expect(positions.compactMap { $0 } == positions.compactMap { $0 }.sorted())
     }
 
+    @Test func aRequestsProtocolComesBeforeTheConfigurations() throws {
+        let harness = try dueDay()
+        harness.configuration.measurementProtocol = .extension
+        harness.requests.send(.measure(limb: nil, protocolName: "arc"), at: harness.start.addingTimeInterval(15))
+        harness.exitAfter = 1
+        try harness.run(until: harness.local(2026, 6, 8, 10))
+        #expect(harness.measurements.protocols == [.arc])
+    }
+
     @Test func withoutAConfiguredProtocolTheCarePlansIsFollowed() throws {
         let harness = try dueDay(presses: [ScriptedPress(atSeconds: 20)])
         try harness.store.setMetadata(RangeOfMotionProtocol.arc.rawValue, for: .rangeOfMotionProtocol)

@@ -27,16 +27,21 @@ extension ApplianceDaemon {
                 return
             }
             log(.info, "button pressed")
-            if let refusal = startMeasurement(request: nil, limb: nil, at: parts.wallClock.now) {
+            if let refusal = startMeasurement(request: nil, limb: nil, measurementProtocol: nil, at: parts.wallClock.now) {
                 log(.warning, "no measurement: \(refusal)")
             }
         }
     }
 
     /// Starts a measurement on today's open range-of-motion event.
-    /// - Parameter limb: The limb to record (`left`, `right`); nil for the care plan's.
+    /// - Parameters:
+    ///   - limb: The limb to record (`left`, `right`); nil for the care plan's.
+    ///   - measurementProtocol: What the request asks for; nil for the configuration's, else the
+    ///     care plan's.
     /// - Returns: Why it could not start, or nil when it did.
-    func startMeasurement(request: PendingControlRequest?, limb: String?, at wall: Date) -> String? {
+    func startMeasurement(
+        request: PendingControlRequest?, limb: String?, measurementProtocol requested: MeasurementProtocol?, at wall: Date
+    ) -> String? {
         refresh(at: wall)
         let slot: CareDayStatus.MeasurementSlot
         switch dayStatus {
@@ -55,8 +60,8 @@ extension ApplianceDaemon {
             return "motion sensor missing on \(parts.sensor.location): \(sensorProblem)"
         }
         let plan = try? parts.store.carePlanSettings()
-        // The configuration's protocol, else what the care plan asks for.
-        let measurementProtocol = settings.configuration.measurementProtocol
+        // The request's protocol, else the configuration's, else what the care plan asks for.
+        let measurementProtocol = requested ?? settings.configuration.measurementProtocol
             ?? MeasurementProtocol(plan?.rangeOfMotionProtocol ?? .extension)
         let measurement: any GuidedMeasurement
         do {

@@ -25,8 +25,8 @@ extension Command {
             the foot back under the chair as far as possible, then return and hold still;
             knee_flexion then measures flexion past 90°. Without --protocol, the session
             follows what the care plan asks for ('romdev init --protocol'; extension by
-            default). A measurement the romdev daemon makes follows the daemon's rule (its
-            'protocol' configuration key, else the care plan).
+            default); a measurement asked of the romdev daemon without it follows the
+            daemon's 'protocol' configuration key, else the care plan.
 
             The outcome of today's rangeOfMotionCheck event gets the values range (first),
             start, finish, minimum, maximum, knee_extension, knee_flexion and knee_arc
@@ -88,7 +88,8 @@ struct MeasureAction: CommandAction, Equatable {
         let what = "could not measure the range of motion"
         if case .hardware = source,
             let reply = try DaemonControl(environment: context.environment).forward(
-                .measure(limb: limb?.rawValue, unscheduled: unscheduled), doing: what)
+                .measure(limb: limb?.rawValue, unscheduled: unscheduled, protocolName: measurementProtocol?.rawValue),
+                doing: what)
         {
             if json, let payload = reply.payload {
                 context.output.line(String(decoding: payload, as: UTF8.self))
