@@ -30,6 +30,15 @@ public enum RecoverCarePlan {
         public static let maximum = "maximum"
         /// The excursion from most flexed to most extended; the one value Recover stored.
         public static let range = "range"
+        /// The knee joint angles in the clinical convention (0° straight, flexion positive), degrees:
+        /// the smallest flexion reached (positive an extension lag, negative a hyperextension).
+        public static let kneeExtension = "knee_extension"
+        /// The largest knee flexion reached.
+        public static let kneeFlexion = "knee_flexion"
+        /// `knee_flexion − knee_extension`.
+        public static let kneeArc = "knee_arc"
+        /// What the measurement guided the patient through, `extension` or `arc` (text).
+        public static let measurementProtocol = "protocol"
         /// Which knee a range-of-motion measurement is of, `left` or `right` (text).
         public static let limb = "limb"
         /// A reason to distrust a range-of-motion measurement (text, one value per reason), e.g.
@@ -48,11 +57,15 @@ public enum RecoverCarePlan {
     ///   - start: Any instant of the plan's first day.
     ///   - createdDate: The `now` of creation.
     ///   - calendar: The calendar and time zone of the patient.
-    public static func tasks(start: Date, createdDate: Date, calendar: Calendar) throws(ScheduleError) -> [CareTask] {
+    ///   - includesFlexion: Whether the range-of-motion task asks for the full arc (see
+    ///     ``rangeOfMotionTask(start:createdDate:calendar:includesFlexion:)``).
+    public static func tasks(
+        start: Date, createdDate: Date, calendar: Calendar, includesFlexion: Bool = false
+    ) throws(ScheduleError) -> [CareTask] {
         [
             try onboardingTask(start: start, createdDate: createdDate, calendar: calendar),
             try checkinTask(start: start, createdDate: createdDate, calendar: calendar),
-            try rangeOfMotionTask(start: start, createdDate: createdDate, calendar: calendar),
+            try rangeOfMotionTask(start: start, createdDate: createdDate, calendar: calendar, includesFlexion: includesFlexion),
         ]
     }
 
@@ -82,7 +95,12 @@ public enum RecoverCarePlan {
     /// The daily element ends exactly at the first instant of day 7, which (by the all-day end rule)
     /// excludes day 7, and the weekly element starts there. The WWDC21 code ends the daily element
     /// at "now + 1 week", keeping the time of day, so its day 7 gets an event from both elements.
-    public static func rangeOfMotionTask(start: Date, createdDate: Date, calendar: Calendar) throws(ScheduleError) -> CareTask {
+    ///
+    /// With `includesFlexion` the instructions ask for the full arc: after the extension, the foot
+    /// slides back under the chair as far as it goes, and back.
+    public static func rangeOfMotionTask(
+        start: Date, createdDate: Date, calendar: Calendar, includesFlexion: Bool = false
+    ) throws(ScheduleError) -> CareTask {
         let firstDay = calendar.startOfDay(for: start)
         let weekLater = try startOfDay(adding: DateComponents(day: 7), to: firstDay, calendar: calendar)
         let monthLater = try startOfDay(adding: DateComponents(month: 1), to: firstDay, calendar: calendar)
@@ -90,8 +108,13 @@ public enum RecoverCarePlan {
         let weekly = try ScheduleElement(start: weekLater, end: monthLater, interval: .weeks(1), duration: .allDay, calendar: calendar)
         return CareTask(
             id: TaskID.rangeOfMotionCheck, title: "Range Of Motion",
-            instructions: "Sit on the edge of a chair with the sensor strapped below the knee. Press the button,"
-                + " straighten your knee as far as you can, return to the start position, and press again.",
+            instructions: includesFlexion
+                ? "Sit on the edge of a chair with the sensor strapped below the knee. Press the button,"
+                    + " straighten your knee as far as you can, return to the start position and hold still;"
+                    + " at the second signal slide your foot back under the chair as far as you can, return"
+                    + " to the start position and hold still."
+                : "Sit on the edge of a chair with the sensor strapped below the knee. Press the button,"
+                    + " straighten your knee as far as you can, return to the start position, and press again.",
             schedule: try Schedule(composing: [daily, weekly]),
             createdDate: createdDate)
     }
@@ -105,13 +128,29 @@ public enum RecoverCarePlan {
         return calendar.startOfDay(for: later)
     }
 
+    /// The knee joint angles of a measurement, degrees, clinical convention.
+    public struct KneeAngles: Hashable, Sendable {
+        /// The smallest flexion reached.
+        public var extensionDegrees: Double
+        /// The largest flexion reached.
+        public var flexionDegrees: Double
+
+        public init(extensionDegrees: Double, flexionDegrees: Double) {
+            self.extensionDegrees = extensionDegrees
+            self.flexionDegrees = flexionDegrees
+        }
+    }
+
     /// The outcome values of one range-of-motion measurement: the five angles in degrees (range =
     /// maximum − minimum), `range` first (the one value Recover stored, so a reader that takes the first value gets it), then
-    /// start, finish, minimum, maximum; then the measured limb (text, kind ``Kind/limb``) when
-    /// given, and one text value of kind ``Kind/flag`` per quality flag, so exports show them.
+    /// start, finish, minimum, maximum; the knee angles when given (knee_extension, knee_flexion,
+    /// knee_arc = flexion − extension as stored); then the measured limb (text, kind ``Kind/limb``)
+    /// when given, the protocol (text, kind ``Kind/measurementProtocol``) when given, and one text
+    /// value of kind ``Kind/flag`` per quality flag, so exports show them.
     public static func rangeOfMotionValues(
         startDegrees: Double, finishDegrees: Double, minimumDegrees: Double, maximumDegrees: Double,
-        limb: String? = nil, flags: [String] = [], createdDate: Date
+        knee: KneeAngles? = nil, limb: String? = nil, measurementProtocol: String? = nil, flags: [String] = [],
+        createdDate: Date
     ) -> [OutcomeValue] {
         // Hundredths of a degree: far finer than the measurement's accuracy, without the float
         // noise (65.95648630778541, -7.95e-16) that would pass for precision in exports. The
@@ -121,11 +160,20 @@ public enum RecoverCarePlan {
         let minimum = hundredths(minimumDegrees)
         let maximum = hundredths(maximumDegrees)
         let range = hundredths(maximum - minimum)
-        let angles = [
+        var degrees = [
             (Kind.range, range), (Kind.start, hundredths(startDegrees)), (Kind.finish, hundredths(finishDegrees)),
             (Kind.minimum, minimum), (Kind.maximum, maximum),
-        ].map { OutcomeValue(.double($0.1), kind: $0.0, units: rangeOfMotionUnits, createdDate: createdDate) }
-        let limbValue = limb.map { [OutcomeValue(.text($0), kind: Kind.limb, createdDate: createdDate)] } ?? []
-        return angles + limbValue + flags.map { OutcomeValue(.text($0), kind: Kind.flag, createdDate: createdDate) }
+        ]
+        if let knee {
+            let extensionValue = hundredths(knee.extensionDegrees)
+            let flexion = hundredths(knee.flexionDegrees)
+            degrees += [(Kind.kneeExtension, extensionValue), (Kind.kneeFlexion, flexion),
+                        (Kind.kneeArc, hundredths(flexion - extensionValue))]
+        }
+        let angles = degrees.map { OutcomeValue(.double($0.1), kind: $0.0, units: rangeOfMotionUnits, createdDate: createdDate) }
+        let texts = [(Kind.limb, limb), (Kind.measurementProtocol, measurementProtocol)].compactMap { kind, text in
+            text.map { OutcomeValue(.text($0), kind: kind, createdDate: createdDate) }
+        }
+        return angles + texts + flags.map { OutcomeValue(.text($0), kind: Kind.flag, createdDate: createdDate) }
     }
 }

@@ -14,6 +14,18 @@ public struct MetadataKey: RawRepresentable, Hashable, Sendable {
     public static let deviceID = MetadataKey(rawValue: "device_id")
     /// The care plan's first day, ISO 8601 in UTC.
     public static let planStart = MetadataKey(rawValue: "plan_start")
+    /// What the plan's range-of-motion task asks for, `extension` or `arc`; absent means
+    /// `extension` (plans made before there was a choice).
+    public static let rangeOfMotionProtocol = MetadataKey(rawValue: "rom_protocol")
+}
+
+/// What the care plan's range-of-motion task asks the patient to do; the measurement session
+/// follows the protocol of the same name.
+public enum RangeOfMotionProtocol: String, CaseIterable, Hashable, Sendable {
+    /// Extend the knee from the hanging shin and return.
+    case `extension`
+    /// Extend and return, then slide the foot back under the chair and return.
+    case arc
 }
 
 /// The limb the appliance measures.

@@ -10,11 +10,14 @@ public struct CarePlanSettings: Hashable, Sendable {
     public var limb: Limb
     /// The patient's time zone.
     public var timeZone: TimeZone
+    /// What the range-of-motion task asks for.
+    public var rangeOfMotionProtocol: RangeOfMotionProtocol
 
-    public init(start: Date, limb: Limb, timeZone: TimeZone) {
+    public init(start: Date, limb: Limb, timeZone: TimeZone, rangeOfMotionProtocol: RangeOfMotionProtocol = .extension) {
         self.start = start
         self.limb = limb
         self.timeZone = timeZone
+        self.rangeOfMotionProtocol = rangeOfMotionProtocol
     }
 }
 
@@ -37,24 +40,31 @@ extension CareStore {
     ///   - start: Any instant of the plan's first day (in `timeZone`).
     ///   - limb: The measured limb.
     ///   - timeZone: The patient's time zone; becomes the store's.
+    ///   - rangeOfMotionProtocol: What the range-of-motion task asks for (its instructions say so).
     ///   - now: The creation instant of the tasks.
     /// - Throws: ``CareStoreError/duplicateTaskID(_:)`` when a plan task id is taken by a task
     ///   added by hand, ``CareStoreError/schedule(_:)``.
-    public func seedRecoverPlan(start: Date, limb: Limb, timeZone: TimeZone, now: Date) throws(CareStoreError) -> CarePlanSeeding {
+    public func seedRecoverPlan(
+        start: Date, limb: Limb, timeZone: TimeZone, rangeOfMotionProtocol: RangeOfMotionProtocol = .extension, now: Date
+    ) throws(CareStoreError) -> CarePlanSeeding {
         let calendar = Self.gregorian(in: timeZone)
         let seeding = try write { db -> CarePlanSeeding in
             if let existing = try Self.planSettings(in: db) { return .alreadyPresent(existing) }
-            let tasks = try RecoverCarePlan.tasks(start: start, createdDate: now, calendar: calendar)
+            let tasks = try RecoverCarePlan.tasks(
+                start: start, createdDate: now, calendar: calendar, includesFlexion: rangeOfMotionProtocol == .arc)
             for task in tasks {
                 if try db.fetchOne("SELECT 1 FROM task WHERE id = ?", [task.id]) != nil {
                     throw CareStoreError.duplicateTaskID(task.id)
                 }
                 try Self.insert(task, in: db)
             }
-            let settings = CarePlanSettings(start: calendar.startOfDay(for: start), limb: limb, timeZone: timeZone)
+            let settings = CarePlanSettings(
+                start: calendar.startOfDay(for: start), limb: limb, timeZone: timeZone,
+                rangeOfMotionProtocol: rangeOfMotionProtocol)
             try Self.setMetadata(timeZone.identifier, for: .timeZone, in: db)
             try Self.setMetadata(limb.rawValue, for: .limb, in: db)
             try Self.setMetadata(settings.start.formatted(.iso8601), for: .planStart, in: db)
+            try Self.setMetadata(rangeOfMotionProtocol.rawValue, for: .rangeOfMotionProtocol, in: db)
             return .created(settings)
         }
         if case .created = seeding { setTimeZone(timeZone) }
@@ -76,7 +86,11 @@ extension CareStore {
             throw CareStoreError.invalidMetadata(key: MetadataKey.limb.rawValue, value: limbText)
         }
         let zone = try timeZone(identifier: try metadata(.timeZone, in: db) ?? "")
-        return CarePlanSettings(start: start, limb: limb, timeZone: zone)
+        let protocolText = try metadata(.rangeOfMotionProtocol, in: db) ?? RangeOfMotionProtocol.extension.rawValue
+        guard let rangeOfMotionProtocol = RangeOfMotionProtocol(rawValue: protocolText) else {
+            throw CareStoreError.invalidMetadata(key: MetadataKey.rangeOfMotionProtocol.rawValue, value: protocolText)
+        }
+        return CarePlanSettings(start: start, limb: limb, timeZone: zone, rangeOfMotionProtocol: rangeOfMotionProtocol)
     }
 
     /// Whether the plan's onboarding is still to do: an `onboarding` task exists and has no live

@@ -12,9 +12,13 @@ import Darwin
 /// come to rest within ``SessionParameters/settleTimeout`` (flagged); on ``stop()``; or at the
 /// time-out. The result is computed at the end, from the whole motion (see ``result()``).
 ///
+/// With the ``MeasurementProtocol/arc`` protocol, the return from the extension does not end the
+/// session: it waits for the second step (``Phase/readyToFlex``), the foot sliding back under the
+/// chair (``Phase/flexing``), and ends by the same rules at the return from it.
+///
 /// Without a known ``Mounting`` (from calibration), the shin axis is the gravity direction of the still
 /// start pose (so `start` is 0) and the hinge is the dominant rotation axis of the motion, oriented so
-/// that the larger excursion is extension, the motion the task asks for.
+/// that the larger excursion of the first step is extension, the motion the task asks for first.
 public struct MeasurementSession: Sendable {
     /// Where the session is.
     public enum Phase: Hashable, Sendable {
@@ -26,6 +30,10 @@ public struct MeasurementSession: Sendable {
         case moving
         /// The leg is back near the start pose; waiting for it to be still.
         case returning
+        /// Arc protocol: back and still after the extension; waiting for the foot to slide back.
+        case readyToFlex
+        /// Arc protocol: the leg has left the start pose for the flexion.
+        case flexing
         /// Ended; ``result()`` is available.
         case finished(EndReason)
     }
@@ -63,6 +71,13 @@ public struct MeasurementSession: Sendable {
     private var startIndex = 0
     private var startEstablished = false
     private var scatter = RotationScatter()
+    /// Arc protocol: the extension step is done, the session follows the flexion.
+    private var isFlexionStep = false
+    /// Arc protocol: the cosine of the largest tilt from the start pose during the flexion step.
+    private var flexionFarthestCosine = 1.0
+    /// Arc protocol: the trace index where the extension step ended, and whether the leg was at
+    /// rest there.
+    private var extensionEnd: (index: Int, atRest: Bool)?
     /// Every sample's fusion state, reserved up front so sampling never allocates.
     private var trace: [TracePoint] = []
 
@@ -93,6 +108,13 @@ public struct MeasurementSession: Sendable {
     // Tilt tests against precomputed cosines: no trigonometry per sample.
     private var hasLeftStart: Bool { filter.gravity.dot(startGravity) < cosineOfMotionThreshold }
     private var isBackAtStart: Bool { filter.gravity.dot(startGravity) >= cosineOfReturnTolerance }
+    /// Back from the flexion step: within the return tolerance, or within half the step's largest
+    /// tilt. Early after surgery the foot may slide back by less than the tolerance, and such a
+    /// step must still be able to return. cos(θ/2) = √((1 + cos θ)/2): still no trigonometry.
+    private var isBackFromFlexion: Bool {
+        let half = ((1 + flexionFarthestCosine) / 2).squareRoot()
+        return filter.gravity.dot(startGravity) >= max(cosineOfReturnTolerance, half)
+    }
 
     /// Feeds one raw sample; the calibration, if any, is applied here. Ignored once the session has
     /// finished.
@@ -139,17 +161,25 @@ public struct MeasurementSession: Sendable {
                 phase = .returning
                 returnTime = sample.time
             }
+        case .flexing:
+            flexionFarthestCosine = min(flexionFarthestCosine, filter.gravity.dot(startGravity))
+            if isBackFromFlexion {
+                phase = .returning
+                returnTime = sample.time
+            }
         case .returning:
-            if !isBackAtStart {
-                phase = .moving
+            if !(isFlexionStep ? isBackFromFlexion : isBackAtStart) {
+                phase = isFlexionStep ? .flexing : .moving
             } else if filter.isAtRest {
-                finish(.returned)
+                completeStep(.returned)
             } else if sample.time - returnTime >= parameters.settleTimeout {
                 // Back, but never still: the thigh or the body kept moving. End rather than wait
                 // for the time-out, and say so.
                 flags.insert(.unsteady)
-                finish(.returnedUnsteady)
+                completeStep(.returnedUnsteady)
             }
+        case .readyToFlex:
+            if hasLeftStart { phase = .flexing }
         case .finished:
             break
         }
@@ -160,6 +190,18 @@ public struct MeasurementSession: Sendable {
             finish(.timedOut)
         }
         return phase
+    }
+
+    /// The leg is back from a step: the extension of the arc protocol leads to the flexion, any
+    /// other step ends the session.
+    private mutating func completeStep(_ reason: EndReason) {
+        guard parameters.measurementProtocol == .arc, !isFlexionStep else {
+            finish(reason)
+            return
+        }
+        isFlexionStep = true
+        extensionEnd = (trace.count - 1, reason == .returned)
+        phase = .readyToFlex
     }
 
     /// Ends the session now (the patient or the operator pressed stop).
@@ -175,7 +217,8 @@ public struct MeasurementSession: Sendable {
         }
         switch phase {
         case .settling, .ready: flags.insert(.noMovement)
-        case .moving: flags.insert(.notReturned)
+        case .moving, .flexing: flags.insert(.notReturned)
+        case .readyToFlex: flags.insert(.noFlexion)
         case .returning, .finished: break
         }
         phase = .finished(reason)
@@ -189,9 +232,10 @@ public struct MeasurementSession: Sendable {
         let hinge = scatter.principalAxis(perpendicularTo: startGravity)?.axis
             ?? (abs(startGravity.x) < 0.9 ? Vector3.unitX : .unitY)
         guard let provisional = Mounting(shinAxis: startGravity, hingeAxis: hinge) else { return nil }
-        // The hinge axis's sign is not observable from the scatter; the task's motion is an extension,
-        // so the larger excursion from the start pose is taken as positive.
-        let angles = Self.filterAngles(trace[startIndex...], mounting: provisional)
+        // The hinge axis's sign is not observable from the scatter; the task's (first) motion is an
+        // extension, so the larger excursion from the start pose during it is taken as positive.
+        let end = extensionEnd.map { max(startIndex, $0.index) } ?? trace.count - 1
+        let angles = Self.filterAngles(trace[startIndex...end], mounting: provisional)
         guard let first = angles.first, let low = angles.min(), let high = angles.max() else { return provisional }
         return first - low > high - first ? provisional.reversed : provisional
     }
@@ -213,6 +257,10 @@ public struct MeasurementSession: Sendable {
             angles.values = angles.values.map { $0 - start }
         }
         guard var result = RangeOfMotionResult(angles: angles.values, flags: flags) else { return nil }
+        result.measurementProtocol = parameters.measurementProtocol
+        if isSeatedAssumptionBroken(angles: angles.values) {
+            result.flags.insert(.notSeated)
+        }
         if result.minimum < parameters.plausibleMinimum || result.maximum > parameters.plausibleMaximum {
             result.flags.insert(.implausible)
         }
@@ -229,6 +277,21 @@ public struct MeasurementSession: Sendable {
             result.flags.insert(.implausible)
         }
         return result
+    }
+
+    /// Whether the rests visibly contradict the seated assumption of the knee angles: the leg was at
+    /// rest at the start, at the end of the arc's extension step and at the finish; a still thigh
+    /// puts a returned foot back at about the start's inclination. With a known mounting, the start
+    /// itself must also be near a hanging shin.
+    private func isSeatedAssumptionBroken(angles: [Double]) -> Bool {
+        guard let start = angles.first else { return false }
+        if knownMounting != nil, abs(start) > parameters.maximumStartInclination { return true }
+        var rests: [Double] = []
+        if let extensionEnd, extensionEnd.atRest, extensionEnd.index >= startIndex {
+            rests.append(angles[extensionEnd.index - startIndex])
+        }
+        if case .finished(.returned) = phase, let finish = angles.last { rests.append(finish) }
+        return rests.contains { abs($0 - start) > parameters.maximumRestDisagreement }
     }
 
     /// How many samples the session has taken (it ignores those fed after it finished).

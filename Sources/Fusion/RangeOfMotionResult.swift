@@ -12,6 +12,9 @@
 ///   the result does not depend on how the sensor is rotated on the shin.
 /// - ResearchKit's `range` is `|maximum − minimum|`; here `maximum ≥ minimum` always, so it is
 ///   `maximum − minimum`.
+///
+/// It also carries the knee joint angles in the clinical convention (see ``KneeAngle``): with one
+/// sensor, derived under the seated assumption (thigh horizontal and still).
 public struct RangeOfMotionResult: Hashable, Sendable, Codable {
     /// Inclination at the start pose.
     public var start: Double
@@ -23,14 +26,32 @@ public struct RangeOfMotionResult: Hashable, Sendable, Codable {
     public var maximum: Double
     /// `maximum − minimum`, never negative.
     public var range: Double { maximum - minimum }
+    /// The smallest knee flexion reached, degrees: positive an extension lag, negative a
+    /// hyperextension.
+    public var kneeExtension: Double
+    /// The largest knee flexion reached, degrees; past 90° when the foot went under the chair.
+    public var kneeFlexion: Double
+    /// `kneeFlexion − kneeExtension`, never negative.
+    public var kneeArc: Double { kneeFlexion - kneeExtension }
+    /// What the patient was guided through.
+    public var measurementProtocol: MeasurementProtocol
     /// What may make the numbers untrustworthy.
     public var flags: QualityFlags
 
-    public init(start: Double, finish: Double, minimum: Double, maximum: Double, flags: QualityFlags = []) {
+    /// - Parameters:
+    ///   - kneeExtension, kneeFlexion: the knee angles; by default those of the seated assumption
+    ///     (``KneeAngle/flexion(shankInclination:thighPitch:)`` of `maximum` and `minimum` with a
+    ///     horizontal thigh).
+    public init(start: Double, finish: Double, minimum: Double, maximum: Double,
+                kneeExtension: Double? = nil, kneeFlexion: Double? = nil,
+                measurementProtocol: MeasurementProtocol = .extension, flags: QualityFlags = []) {
         self.start = start
         self.finish = finish
         self.minimum = minimum
         self.maximum = maximum
+        self.kneeExtension = kneeExtension ?? KneeAngle.flexion(shankInclination: maximum)
+        self.kneeFlexion = kneeFlexion ?? KneeAngle.flexion(shankInclination: minimum)
+        self.measurementProtocol = measurementProtocol
         self.flags = flags
     }
 
@@ -69,12 +90,22 @@ public struct QualityFlags: OptionSet, Hashable, Sendable, Codable {
     /// The leg turned while it should have been still (e.g. the thigh moved), or did not come to rest
     /// after the return: start and finish are uncertain.
     public static let unsteady = QualityFlags(rawValue: 1 << 6)
+    /// The knee angles' seated assumption (thigh horizontal and still, shin hanging at the start)
+    /// visibly failed: the rests of the session disagree by more than
+    /// ``SessionParameters/maximumRestDisagreement``, or, with a known mounting, the start pose is
+    /// farther than ``SessionParameters/maximumStartInclination`` from a hanging shin. The
+    /// inclinations stand; the knee angles are uncertain.
+    public static let notSeated = QualityFlags(rawValue: 1 << 7)
+    /// The arc protocol ended before the foot was slid back under the chair: the knee flexion is
+    /// that of the extension step alone.
+    public static let noFlexion = QualityFlags(rawValue: 1 << 8)
 
     /// The flags by name, in a fixed order, for printing and export.
     public var names: [String] {
         [(Self.movedAtStart, "moved-at-start"), (.gyroSaturated, "gyro-saturated"),
          (.tooShort, "too-short"), (.implausible, "implausible"), (.noMovement, "no-movement"),
-         (.notReturned, "not-returned"), (.unsteady, "unsteady")]
+         (.notReturned, "not-returned"), (.unsteady, "unsteady"), (.notSeated, "not-seated"),
+         (.noFlexion, "no-flexion")]
             .filter { contains($0.0) }.map(\.1)
     }
 }

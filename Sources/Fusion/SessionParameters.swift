@@ -1,6 +1,10 @@
 /// The rules of a ``MeasurementSession``: when the motion has begun, when the leg is back, when to
 /// give up, and which results to flag.
 public struct SessionParameters: Hashable, Sendable, Codable {
+    /// What the patient is guided through: the extension alone (the session ends at the first
+    /// return), or the full arc (it ends at the return from the flexion).
+    public var measurementProtocol: MeasurementProtocol = .extension
+
     /// Tilt from the start pose (degrees) that counts as the motion having begun. Well above tremor
     /// and strap wobble (a few degrees), well below any useful extension.
     public var motionThreshold: Double = 10
@@ -43,6 +47,18 @@ public struct SessionParameters: Hashable, Sendable, Codable {
     public var plausibleMinimum: Double = -60
     public var plausibleMaximum: Double = 135
 
+    /// Largest difference (degrees) between the inclinations of the session's rests (the start, the
+    /// rest between the arc's two steps, the finish) before the result is flagged not seated. A
+    /// still thigh under a foot put back where it was gives the same inclination to a degree or
+    /// two; more means the thigh moved between them, or the foot came back elsewhere, and the
+    /// knee angles, which assume a horizontal, still thigh, are uncertain.
+    public var maximumRestDisagreement: Double = 5
+
+    /// Largest inclination (degrees, either way) of the start pose, with a known mounting, before
+    /// the result is flagged not seated: the knee angles take the start as a shin hanging under a
+    /// horizontal thigh, and a patient sitting on a chair's edge starts within a few degrees of it.
+    public var maximumStartInclination: Double = 20
+
     /// Largest fraction of the rotation (perpendicular to the shin) not about the estimated hinge for a
     /// plausible knee motion. A hinge motion is near 0; rotation spread evenly over the plane is 0.5.
     public var maximumOffHingeFraction: Double = 0.3
@@ -52,4 +68,9 @@ public struct SessionParameters: Hashable, Sendable, Codable {
     public var reservedSampleRate: Double = 200
 
     public init() {}
+
+    /// The default rules for `measurementProtocol`.
+    public init(measurementProtocol: MeasurementProtocol) {
+        self.measurementProtocol = measurementProtocol
+    }
 }

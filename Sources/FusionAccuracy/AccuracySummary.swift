@@ -15,17 +15,20 @@ public struct AccuracySummary: Sendable {
     /// Trials whose guided calibration refused the simulated procedure (no measurement).
     public var calibrationRefused: Int
     public var lostSamples: Int
+    /// |error| of the knee angles.
+    public var kneeExtensionError: ErrorPercentiles
+    public var kneeFlexionError: ErrorPercentiles
+    public var kneeArcError: ErrorPercentiles
 
     public init(_ outcomes: [AccuracyTrial.Outcome]) {
-        let errors = outcomes.map { $0.rangeError.isNaN ? Double.infinity : abs($0.rangeError) }.sorted()
-        func percentile(_ p: Double) -> Double {
-            guard !errors.isEmpty else { return .nan }
-            return errors[min(errors.count - 1, Int((p * Double(errors.count)).rounded(.up)) - 1)]
-        }
+        let range = ErrorPercentiles(outcomes.map(\.rangeError))
         trials = outcomes.count
-        rangeErrorMedian = percentile(0.5)
-        rangeError95 = percentile(0.95)
-        rangeErrorMaximum = errors.last ?? .nan
+        rangeErrorMedian = range.median
+        rangeError95 = range.p95
+        rangeErrorMaximum = range.maximum
+        kneeExtensionError = ErrorPercentiles(outcomes.map(\.kneeExtensionError))
+        kneeFlexionError = ErrorPercentiles(outcomes.map(\.kneeFlexionError))
+        kneeArcError = ErrorPercentiles(outcomes.map(\.kneeArcError))
         let squared = outcomes.reduce(0) { $0 + $1.motionSquaredError }
         let count = outcomes.reduce(0) { $0 + $1.motionSamples }
         gravityRMSE = count > 0 ? (squared / Double(count)).squareRoot() : .nan
@@ -34,5 +37,24 @@ public struct AccuracySummary: Sendable {
         flagged = outcomes.filter { !($0.result?.flags.isEmpty ?? true) }.count
         calibrationRefused = outcomes.filter { $0.calibrationRefusal != nil }.count
         lostSamples = outcomes.reduce(0) { $0 + $1.lostSamples }
+    }
+}
+
+/// The median, 95th percentile and maximum of absolute errors, degrees; an error that is `nan` (no
+/// result) counts as infinite.
+public struct ErrorPercentiles: Sendable {
+    public var median: Double
+    public var p95: Double
+    public var maximum: Double
+
+    public init(_ errors: [Double]) {
+        let sorted = errors.map { $0.isNaN ? Double.infinity : abs($0) }.sorted()
+        func percentile(_ p: Double) -> Double {
+            guard !sorted.isEmpty else { return .nan }
+            return sorted[min(sorted.count - 1, Int((p * Double(sorted.count)).rounded(.up)) - 1)]
+        }
+        median = percentile(0.5)
+        p95 = percentile(0.95)
+        maximum = sorted.last ?? .nan
     }
 }

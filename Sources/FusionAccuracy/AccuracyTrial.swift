@@ -14,7 +14,8 @@ import Glibc
 /// through the MPU-6050 driver, warmer, while the patient extends the knee. The samples go through
 /// the same pipeline as `romdev measure`, the calibration's mounting included, until the session
 /// ends by itself or times out. Without calibration the samples are used as read and the session
-/// finds the mounting itself.
+/// finds the mounting itself. With the arc protocol the patient also slides the foot back under the
+/// chair (``KneeArc``) and the session follows both steps.
 public struct AccuracyTrial: Sendable {
     /// How the host reads the FIFO.
     public enum HostLoad: String, Sendable {
@@ -28,22 +29,35 @@ public struct AccuracyTrial: Sendable {
     public var seed: UInt64
     public var source: ErrorSource
     public var calibrated: Bool
+    public var measurementProtocol: MeasurementProtocol
 
-    public init(seed: UInt64, source: ErrorSource = .all, calibrated: Bool = true) {
+    public init(
+        seed: UInt64, source: ErrorSource = .all, calibrated: Bool = true,
+        measurementProtocol: MeasurementProtocol = .extension
+    ) {
         self.seed = seed
         self.source = source
         self.calibrated = calibrated
+        self.measurementProtocol = measurementProtocol
     }
 
     /// What came out, against the truth.
     public struct Outcome: Sendable {
         public var trueRange: Double
+        /// The true knee angles under the seated assumption (90° − the true inclination), over what
+        /// the session saw: exact for a still thigh. `nan` without a measurement.
+        public var trueKneeExtension = Double.nan
+        public var trueKneeFlexion = Double.nan
         public var result: RangeOfMotionResult?
         public var endReason: MeasurementSession.EndReason?
         /// Why the guided calibration refused the simulated procedure, when it did.
         public var calibrationRefusal: CalibrationError?
         /// `result.range − trueRange`, degrees; `nan` without a result.
         public var rangeError: Double { (result?.range ?? .nan) - trueRange }
+        /// The knee angles' errors, degrees; `nan` without a result.
+        public var kneeExtensionError: Double { (result?.kneeExtension ?? .nan) - trueKneeExtension }
+        public var kneeFlexionError: Double { (result?.kneeFlexion ?? .nan) - trueKneeFlexion }
+        public var kneeArcError: Double { (result?.kneeArc ?? .nan) - (trueKneeFlexion - trueKneeExtension) }
         /// Squared gravity-direction errors (degrees²) summed over the samples in motion, and their count.
         public var motionSquaredError: Double
         public var motionSamples: Int
@@ -68,21 +82,19 @@ public struct AccuracyTrial: Sendable {
             }
         }
         let rest = uniform(-5, 15, &random)
-        let movement = KneeExtension(
-            restDegrees: rest, peakDegrees: uniform(45, 110, &random),
-            peakSpeedDegreesPerSecond: uniform(45, 200, &random), holdSeconds: uniform(0.5, 2.5, &random),
-            returnDegrees: rest + uniform(-3, 3, &random), leadInSeconds: uniform(2, 3, &random),
-            leadOutSeconds: 4.5)
+        let movement = Self.movement(measurementProtocol, rest: rest, random: &random)
         let scenario = SimulationScenario(
-            motion: MotionModel(movement: .kneeExtension(movement), mounting: mounting, thighMovement: source.thigh(random: &random)),
+            motion: MotionModel(movement: movement, mounting: mounting, thighMovement: source.thigh(random: &random)),
             errors: errors, seed: seed)
 
-        var session = MeasurementSession(calibration: calibrated ? calibration : nil)
+        var session = MeasurementSession(
+            parameters: SessionParameters(measurementProtocol: measurementProtocol),
+            calibration: calibrated ? calibration : nil)
         var squaredError = 0.0, motionSamples = 0, samples = 0
         var truths: [Double] = []
         let toBoard = mounting.transposed
         // Until the session ends by itself, or a little past its time-out.
-        let seconds = max(movement.durationSeconds, session.parameters.timeout + 1)
+        let seconds = max(scenario.motion.durationSeconds, session.parameters.timeout + 1)
         let lost = try record(scenario, seconds: seconds, load: load, random: &random) { raw, truth in
             guard !session.isFinished else { return false }
             session.update(raw)
@@ -103,8 +115,32 @@ public struct AccuracyTrial: Sendable {
         var endReason: MeasurementSession.EndReason?
         if case .finished(let reason) = session.phase { endReason = reason }
         return Outcome(
-            trueRange: trueRange, result: session.result(), endReason: endReason, calibrationRefusal: nil,
+            trueRange: trueRange, trueKneeExtension: KneeAngle.flexion(shankInclination: seen.max() ?? .nan),
+            trueKneeFlexion: KneeAngle.flexion(shankInclination: seen.min() ?? .nan), result: session.result(),
+            endReason: endReason, calibrationRefusal: nil,
             motionSquaredError: squaredError, motionSamples: motionSamples, samples: samples, lostSamples: lost)
+    }
+
+    /// What the patient does: an extension from `rest` (peak 45…110°), or the arc, whose flexion
+    /// step takes the shank 10…45° past vertical (knee flexion 100…135°), and at least 15° back from
+    /// the rest, enough to leave the start pose.
+    private static func movement(
+        _ measurementProtocol: MeasurementProtocol, rest: Double, random: inout SplitMix64
+    ) -> MotionModel.Movement {
+        switch measurementProtocol {
+        case .extension:
+            return .kneeExtension(KneeExtension(
+                restDegrees: rest, peakDegrees: uniform(45, 110, &random),
+                peakSpeedDegreesPerSecond: uniform(45, 200, &random), holdSeconds: uniform(0.5, 2.5, &random),
+                returnDegrees: rest + uniform(-3, 3, &random), leadInSeconds: uniform(2, 3, &random),
+                leadOutSeconds: 4.5))
+        case .arc:
+            return .kneeArc(KneeArc(
+                restDegrees: rest, extensionDegrees: uniform(45, 110, &random),
+                returnDegrees: rest + uniform(-3, 3, &random), flexionDegrees: min(-uniform(10, 45, &random), rest - 15),
+                peakSpeedDegreesPerSecond: uniform(45, 200, &random), holdSeconds: uniform(0.5, 2.5, &random),
+                leadInSeconds: uniform(2, 3, &random), pauseSeconds: uniform(4, 5, &random), leadOutSeconds: 4.5))
+        }
     }
 
     /// The guided calibration over the simulated procedure, with the die at a steady 25 °C (the

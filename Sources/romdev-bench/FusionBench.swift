@@ -23,7 +23,38 @@ enum FusionBench {
         }
         print("   targets: calibrated p95 ≤ 0.3°, max ≤ 0.5°; typical part uncalibrated p95 ≤ 1.5°, max ≤ 2.0°;")
         print("            thigh motion: every session ends, and is flagged")
+        knee()
         cost()
+    }
+
+    /// The clinical knee angles on the arc protocol: extension, return, the foot under the chair
+    /// (10…45° past vertical), return; the thigh still, so that 90° − the true inclination is the
+    /// true knee angle.
+    private static func knee() {
+        print("== fusion: knee angles, arc protocol, \(trials) simulated sessions per row (seeds 1…\(trials))")
+        print("   (as above, the thigh still; the foot then slides 10…45° past vertical; truth 90° − true inclination)")
+        print("   source                    cal.  |err| p50 / p95 / max:  knee_extension       knee_flexion         knee_arc"
+              + "          returned flagged")
+        for (source, calibrated) in [(ErrorSource.noise, true), (.allButThigh, true), (.allButThigh, false)] {
+            do {
+                let outcomes = try (1...UInt64(trials)).map { seed in
+                    do {
+                        return try AccuracyTrial(
+                            seed: seed, source: source, calibrated: calibrated, measurementProtocol: .arc
+                        ).run()
+                    } catch {
+                        throw TrialFailure(seed: seed, error: error)
+                    }
+                }
+                let s = AccuracySummary(outcomes)
+                func triple(_ p: ErrorPercentiles) -> String { "\(f(p.median)) \(f(p.p95)) \(f(p.maximum))" }
+                print("   \(pad(source.rawValue, 25)) \(calibrated ? "cal." : "raw ")                         "
+                      + "\(triple(s.kneeExtensionError))  \(triple(s.kneeFlexionError))  \(triple(s.kneeArcError))  "
+                      + "\(pad("\(s.returned)/\(s.trials)", 8)) \(s.flagged)")
+            } catch {
+                print("   \(source.rawValue): simulation failed: \(error)")
+            }
+        }
     }
 
     private static func row(_ source: ErrorSource, calibrated: Bool) {

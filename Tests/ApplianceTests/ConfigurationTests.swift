@@ -62,6 +62,7 @@ struct ConfigurationTests {
             reminder_last = 21:00
             quiet_hours = 22:00-07:15
             time_zone = America/Los_Angeles
+            protocol = arc
             require_clock_sync = no
             """)
         #expect(configuration.storePath == "/srv/romdev/care.sqlite")
@@ -76,6 +77,7 @@ struct ConfigurationTests {
         #expect(configuration.reminders.times.map(\.description) == ["08:30", "10:00", "11:30", "13:00", "14:30", "16:00", "17:30", "19:00", "20:30"])
         #expect(configuration.quietHours?.description == "22:00-07:15")
         #expect(configuration.timeZone?.identifier == "America/Los_Angeles")
+        #expect(configuration.measurementProtocol == .arc)
         #expect(!configuration.requireClockSync)
         // And it writes itself back.
         #expect(try parse(configuration.fileText(withComments: true)) == configuration)
@@ -101,6 +103,7 @@ struct ConfigurationTests {
         ("button_debounce_ms = 5", 1, "button_debounce_ms", "expected whole milliseconds from 20 to 50, got '5'"),
         ("buzzer = pwm:pwmchip0", 1, "buzzer", "expected pwm:CHIPDIR:CHANNEL such as pwm:/sys/class/pwm/pwmchip0:0, got 'pwm:pwmchip0'"),
         ("store = care.sqlite", 1, "store", "expected an absolute path, got 'care.sqlite'"),
+        ("protocol = flexion", 1, "protocol", "expected extension or arc, got 'flexion'"),
         ("require_clock_sync = maybe", 1, "require_clock_sync", "expected yes or no, got 'maybe'"),
         ("led =", 1, "led", "missing value; leave the key out (or comment it) for the default"),
         ("led = GPIO5\nled = GPIO6", 2, "led", "already set on line 1"),

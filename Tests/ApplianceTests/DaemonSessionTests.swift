@@ -26,10 +26,14 @@ struct DaemonSessionTests {
         let outcomes = try harness.rangeOfMotionOutcomes()
         #expect(outcomes.count == 1)
         let values = try #require(outcomes.first?.outcome.values)
-        #expect(values.map(\.kind) == ["range", "start", "finish", "minimum", "maximum", "limb"])
-        #expect(values.prefix(5).map(\.numberValue) == [73, 2, 3, 1, 74])
-        #expect(values.prefix(5).allSatisfy { $0.units == "deg" })
-        #expect(values.last?.value == .text("left"))
+        #expect(values.map(\.kind) == [
+            "range", "start", "finish", "minimum", "maximum", "knee_extension", "knee_flexion", "knee_arc", "limb",
+            "protocol",
+        ])
+        // Seated: knee flexion = 90° − inclination, so the most extended 74° is a 16° lag.
+        #expect(values.prefix(8).map(\.numberValue) == [73, 2, 3, 1, 74, 16, 89, 73])
+        #expect(values.prefix(8).allSatisfy { $0.units == "deg" })
+        #expect(values.suffix(2).map(\.value) == [.text("left"), .text("extension")])
         // Reminder at 09:00, then hold still (press at 09:00:10), go (+2 s), done (+10 s).
         let chimes = harness.outcomesAtChimeStarts
         #expect(chimes.count == 4)
@@ -40,9 +44,46 @@ struct DaemonSessionTests {
         #expect(positions.allSatisfy { $0 != nil })
         #expect(positions.compactMap { $0 } == positions.compactMap { $0 }.sorted())
         #expect(messages.contains("1 measurement done; stopping as asked"))
+        // Neither the configuration nor the plan asks for more than the extension.
+        #expect(harness.measurements.protocols == [.extension])
         // The success pattern: the LED on for 3 s after the result.
         #expect(harness.chip.changes.contains { $0.line.name == "GPIO27" && $0.value })
         #expect(harness.output.states.last == .stopping)
+    }
+
+    @Test func theArcProtocolCuesTheFlexionStepWhenTheConfigurationAsksForIt() throws {
+        let harness = try dueDay(
+            presses: [ScriptedPress(atSeconds: 20)],
+            scripts: [[(0, .holdStill), (2, .go), (3, .moving), (8, .flex), (9, .moving), (14, .finished(ScriptedMeasurements.result))]])
+        harness.configuration.measurementProtocol = .arc
+        harness.exitAfter = 1
+        try harness.run(until: harness.local(2026, 6, 8, 10))
+        #expect(harness.measurements.protocols == [.arc])
+        #expect(try harness.rangeOfMotionOutcomes().count == 1)
+        // Reminder, hold still, go, the second go (the foot under the chair), done.
+        #expect(harness.outcomesAtChimeStarts.map(\.1) == [0, 0, 0, 0, 1])
+        let messages = harness.output.messages
+        let order = ["measurement started (arc)", "go: extend the knee", "go: slide the foot back under the chair", "stored range"]
+        let positions = order.map { step in messages.firstIndex { $0.hasPrefix(step) } }
+        #expect(positions.allSatisfy { $0 != nil })
+        #expect(positions.compactMap { $0 } == positions.compactMap { $0 }.sorted())
+    }
+
+    @Test func aRequestsProtocolComesBeforeTheConfigurations() throws {
+        let harness = try dueDay()
+        harness.configuration.measurementProtocol = .extension
+        harness.requests.send(.measure(limb: nil, protocolName: "arc"), at: harness.start.addingTimeInterval(15))
+        harness.exitAfter = 1
+        try harness.run(until: harness.local(2026, 6, 8, 10))
+        #expect(harness.measurements.protocols == [.arc])
+    }
+
+    @Test func withoutAConfiguredProtocolTheCarePlansIsFollowed() throws {
+        let harness = try dueDay(presses: [ScriptedPress(atSeconds: 20)])
+        try harness.store.setMetadata(RangeOfMotionProtocol.arc.rawValue, for: .rangeOfMotionProtocol)
+        harness.exitAfter = 1
+        try harness.run(until: harness.local(2026, 6, 8, 10))
+        #expect(harness.measurements.protocols == [.arc])
     }
 
     @Test func stopSignalMidSessionAbortsWithoutAnOutcome() throws {
@@ -215,10 +256,12 @@ extension DaemonSessionTests {
 /// The daemon with the real measurement on the simulated sensor, faster than real time.
 @Suite("Daemon on the simulated sensor")
 struct DaemonSimulatedSensorTests {
-    private func simulator(fault: SimulatedFault?) -> SensorMeasurements {
+    private func simulator(
+        fault: SimulatedFault?, scenario: SimulationScenario = .kneeExtension(seed: 7, peakDegrees: 70)
+    ) -> SensorMeasurements {
         SensorMeasurements(configuration: .standard, calibration: nil, pacing: .sensorClock) {
             let clock = ManualClock()
-            let device = SimulatedMPU6050(scenario: .kneeExtension(seed: 7, peakDegrees: 70), clock: clock)
+            let device = SimulatedMPU6050(scenario: scenario, clock: clock)
             if let fault { device.inject(fault) }
             return try MPU6050(bus: device, clock: clock)
         }
@@ -234,6 +277,24 @@ struct DaemonSimulatedSensorTests {
         let range = try #require(outcome.outcome.value(ofKind: "range")?.numberValue)
         // Extension from a 5° rest to 70°: the simulated shank moves through 65°.
         #expect(abs(range - 65) < 5, "range \(range)")
+    }
+
+    @Test func measuresTheFullArcAndStoresTheKneeAngles() throws {
+        let harness = try DaemonHarness(
+            start: { $0.local(2026, 6, 8, 9, 30) }, planStart: { $0.local(2026, 6, 2) }, presses: [ScriptedPress(atSeconds: 5)])
+        harness.starter = simulator(fault: nil, scenario: .kneeArc(seed: 7))
+        harness.configuration.measurementProtocol = .arc
+        harness.exitAfter = 1
+        try harness.run(until: harness.local(2026, 6, 9))
+        let outcome = try #require(try harness.rangeOfMotionOutcomes().first).outcome
+        #expect(outcome.value(ofKind: "protocol")?.value == .text("arc"))
+        let flexion = try #require(outcome.value(ofKind: "knee_flexion")?.numberValue)
+        let arc = try #require(outcome.value(ofKind: "knee_arc")?.numberValue)
+        // From 75° of inclination to −30°: the shank turns through 105°. Uncalibrated, the start (5°)
+        // is taken as the hanging shin, so the flexion reads 5° more than the true 120°.
+        #expect(abs(arc - 105) < 5, "arc \(arc)")
+        #expect(abs(flexion - 125) < 5, "flexion \(flexion)")
+        #expect(harness.output.messages.contains { $0.hasPrefix("go: slide the foot back under the chair") })
     }
 
     @Test func sensorUnpluggedMidSessionStoresNothing() throws {

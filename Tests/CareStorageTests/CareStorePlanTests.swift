@@ -37,6 +37,26 @@ import Testing
         #expect(try store.carePlanSettings() == settings)
     }
 
+    @Test func thePlanSaysWhichProtocolTheRangeOfMotionTaskAsksFor() throws {
+        guard case .created(let settings) = try seed() else { Issue.record("not created"); return }
+        #expect(settings.rangeOfMotionProtocol == .extension)
+        let arcFixture = try StoreFixture()
+        let created = try arcFixture.store.seedRecoverPlan(
+            start: Date(timeIntervalSince1970: 1_780_840_800), limb: .left, timeZone: zone, rangeOfMotionProtocol: .arc,
+            now: Date(timeIntervalSince1970: 1_780_840_800))
+        guard case .created(let arc) = created else { Issue.record("not created"); return }
+        #expect(arc.rangeOfMotionProtocol == .arc)
+        #expect(try arcFixture.store.carePlanSettings()?.rangeOfMotionProtocol == .arc)
+        // The task's instructions say so too.
+        let task = try #require(try arcFixture.store.fetchTasks(TaskQuery(ids: ["rangeOfMotionCheck"])).first)
+        #expect(task.instructions?.contains("slide your foot back under the chair") == true)
+        // An unknown protocol is an error, not a silent extension.
+        try store.setMetadata("cartwheel", for: .rangeOfMotionProtocol)
+        #expect { try store.carePlanSettings() } throws: {
+            if case CareStoreError.invalidMetadata(key: "rom_protocol", value: "cartwheel") = $0 { true } else { false }
+        }
+    }
+
     @Test func theStoresZoneOutlivesTheProcess() throws {
         _ = try seed()
         let reopened = try CareStore(path: fixture.path, timeZone: TimeZone(identifier: "UTC")!)

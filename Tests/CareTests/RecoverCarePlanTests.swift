@@ -89,6 +89,21 @@ import Testing
         #expect(odd.first?.numberValue == 70.02)
     }
 
+    @Test func kneeAnglesFollowTheInclinationsToHundredthsWithTheArcFromTheStoredAngles() {
+        let values = RecoverCarePlan.rangeOfMotionValues(
+            startDegrees: 0, finishDegrees: 1, minimumDegrees: -35.004, maximumDegrees: 95.3,
+            knee: RecoverCarePlan.KneeAngles(extensionDegrees: -5.304, flexionDegrees: 125.0049),
+            limb: "right", measurementProtocol: "arc", flags: ["not-seated"], createdDate: la.date(2021, 6, 1))
+        #expect(values.map(\.kind) == [
+            "range", "start", "finish", "minimum", "maximum", "knee_extension", "knee_flexion", "knee_arc", "limb",
+            "protocol", "flag",
+        ])
+        // Hyperextension stays negative, flexion past 90° stays past it; arc = flexion − extension as stored.
+        #expect(values[5...7].map(\.numberValue) == [-5.3, 125, 130.3])
+        #expect(values[5...7].allSatisfy { $0.units == "deg" && $0.typeName == "double" })
+        #expect(values.suffix(3).map(\.value) == [.text("right"), .text("arc"), .text("not-seated")])
+    }
+
     @Test func rangeOfMotionValuesEndWithTheLimbAndOneValuePerFlag() {
         let values = RecoverCarePlan.rangeOfMotionValues(
             startDegrees: 0, finishDegrees: 2, minimumDegrees: 0, maximumDegrees: 85, limb: "left",

@@ -51,6 +51,23 @@ import Testing
         #expect(abs(angle - 80) < 0.5)
     }
 
+    @Test func kneeArcExtendsThenFlexesPastVerticalWithTruth() throws {
+        var scenario = SimulationScenario.named("knee-arc", seed: 2)!
+        scenario.errors = .ideal
+        scenario.motion.thighMovement = .none
+        let recording = try scenario.record()
+        let truth = recording.truthInclinationDegrees
+        #expect(abs((truth.max() ?? 0) - 75) < 1e-6)
+        #expect(abs((truth.min() ?? 0) + 30) < 1e-6)
+        // The extension comes first, and the flexion past vertical is kept, not folded back.
+        let top = try #require(truth.firstIndex(of: 75)), bottom = try #require(truth.firstIndex(of: -30))
+        #expect(top < bottom)
+        #expect(truth.first == 5 && truth.last == 5)
+        // Under the chair the shank leans back: the accelerometer sees gravity tilted by −30°.
+        let a = recording.samples[bottom + 10].accelerationG
+        #expect(abs(atan2(a.x, a.z) * 180 / .pi + 30) < 0.5)
+    }
+
     @Test func sameSeedSameSamples() throws {
         let a = try SimulationScenario.kneeExtension(seed: 42).record(seconds: 3)
         let b = try SimulationScenario.kneeExtension(seed: 42).record(seconds: 3)

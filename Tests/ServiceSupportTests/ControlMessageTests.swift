@@ -9,7 +9,7 @@ private func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
 struct ControlMessageTests {
     @Test(arguments: [
         ControlRequest.measure(limb: nil), .measure(limb: "left"), .measure(limb: "right", unscheduled: true),
-        .measure(limb: nil, unscheduled: true), .calibrate, .status,
+        .measure(limb: nil, unscheduled: true), .measure(limb: nil, protocolName: "arc"), .calibrate, .status,
         .exportDone(files: []), .exportDone(files: ["romdev-a.csv", "romdev-a.json"]),
     ])
     func requestsRoundTripAsOneLine(request: ControlRequest) throws {
@@ -29,6 +29,7 @@ struct ControlMessageTests {
         (#"{"request":"reboot"}"#, "unknown request 'reboot'"),
         (#"{"limb":"left"}"#, #"no "request" name"#),
         (#"{"request":"measure","limb":"both"}"#, "limb must be left or right"),
+        (#"{"request":"measure","protocol":"flexion"}"#, "protocol must be extension or arc"),
         (#"{"request":"measure","unscheduled":"yes"}"#, "unscheduled must be true or false"),
         (#"{"request":"export-done","files":"x.csv"}"#, "files must be a list of names"),
         (#"["status"]"#, "not a JSON object"),

@@ -1,4 +1,5 @@
 import Foundation
+import Fusion
 import GPIO
 
 /// Everything the daemon reads from `/etc/romdev/romdev.conf`. The defaults are the wiring of
@@ -17,6 +18,8 @@ public struct ApplianceConfiguration: Equatable, Sendable {
     public var i2cAddress: UInt8 = 0x68
     /// The sensor's output rate during a measurement, in Hz.
     public var sampleRateHz = 200
+    /// What a measurement guides the patient through; nil means what the care plan asks for.
+    public var measurementProtocol: MeasurementProtocol?
     /// Button, LED and buzzer lines and the button timing.
     public var gpio = GPIOConfiguration()
     /// When the reminder chime sounds on a day a measurement is due.

@@ -1,5 +1,6 @@
 import Foundation
 import Care
+import Fusion
 import GPIO
 
 /// One key of the configuration file: its name, the comment printed above it, how its value is
@@ -180,6 +181,21 @@ public struct ConfigurationKey: Sendable {
                 draft.configuration.timeZone = zone
             },
             render: { $0.timeZone?.identifier }, example: "Europe/Berlin"),
+        ConfigurationKey(
+            name: "protocol",
+            comment: """
+                What a measurement guides the patient through. extension: extend the knee and
+                return (the session ends there). arc: extend and return, then slide the foot back
+                under the chair as far as possible and return, so the result has the knee's
+                flexion past 90° too. Unset: what the care plan asks for (romdev init --protocol).
+                """,
+            read: { value, draft throws(ConfigurationValueError) in
+                guard let chosen = MeasurementProtocol(rawValue: value) else {
+                    throw ConfigurationValueError("expected extension or arc")
+                }
+                draft.configuration.measurementProtocol = chosen
+            },
+            render: { $0.measurementProtocol?.rawValue }, example: "arc"),
         ConfigurationKey(
             name: "require_clock_sync",
             comment: """

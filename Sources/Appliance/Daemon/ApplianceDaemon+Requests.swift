@@ -12,13 +12,16 @@ extension ApplianceDaemon {
             switch pending.request {
             case .status:
                 pending.reply(.ok(statusLine(at: wall)))
-            case .measure(let limb, let unscheduled):
+            case .measure(let limb, let unscheduled, let protocolName):
                 if isBusy {
                     pending.reply(.busy(session != nil ? "a measurement is running" : "a calibration is running"))
                 } else if unscheduled {
                     pending.reply(.failed(
                         "the daemon records only today's scheduled measurement; for an unscheduled one stop it (systemctl stop romdev) and run 'romdev measure --unscheduled'"))
-                } else if let refusal = startMeasurement(request: pending, limb: limb, at: wall) {
+                } else if let refusal = startMeasurement(
+                    request: pending, limb: limb, measurementProtocol: protocolName.flatMap(MeasurementProtocol.init(rawValue:)),
+                    at: wall)
+                {
                     log(.warning, "measurement request refused: \(refusal)")
                     pending.reply(.failed(refusal))
                 }

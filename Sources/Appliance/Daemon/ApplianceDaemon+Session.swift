@@ -27,16 +27,21 @@ extension ApplianceDaemon {
                 return
             }
             log(.info, "button pressed")
-            if let refusal = startMeasurement(request: nil, limb: nil, at: parts.wallClock.now) {
+            if let refusal = startMeasurement(request: nil, limb: nil, measurementProtocol: nil, at: parts.wallClock.now) {
                 log(.warning, "no measurement: \(refusal)")
             }
         }
     }
 
     /// Starts a measurement on today's open range-of-motion event.
-    /// - Parameter limb: The limb to record (`left`, `right`); nil for the care plan's.
+    /// - Parameters:
+    ///   - limb: The limb to record (`left`, `right`); nil for the care plan's.
+    ///   - measurementProtocol: What the request asks for; nil for the configuration's, else the
+    ///     care plan's.
     /// - Returns: Why it could not start, or nil when it did.
-    func startMeasurement(request: PendingControlRequest?, limb: String?, at wall: Date) -> String? {
+    func startMeasurement(
+        request: PendingControlRequest?, limb: String?, measurementProtocol requested: MeasurementProtocol?, at wall: Date
+    ) -> String? {
         refresh(at: wall)
         let slot: CareDayStatus.MeasurementSlot
         switch dayStatus {
@@ -54,9 +59,13 @@ extension ApplianceDaemon {
             play(.error)
             return "motion sensor missing on \(parts.sensor.location): \(sensorProblem)"
         }
+        let plan = try? parts.store.carePlanSettings()
+        // The request's protocol, else the configuration's, else what the care plan asks for.
+        let measurementProtocol = requested ?? settings.configuration.measurementProtocol
+            ?? MeasurementProtocol(plan?.rangeOfMotionProtocol ?? .extension)
         let measurement: any GuidedMeasurement
         do {
-            measurement = try parts.measurements.startMeasurement()
+            measurement = try parts.measurements.startMeasurement(measurementProtocol)
         } catch {
             sensorProblem = "\(error)"
             lastSensorProbe = now
@@ -65,10 +74,10 @@ extension ApplianceDaemon {
         }
         session = RunningSession(
             measurement: measurement, slot: slot, request: request,
-            limb: limb ?? (try? parts.store.carePlanSettings()?.limb.rawValue))
+            limb: limb ?? plan?.limb.rawValue)
         shownPattern = nil
         transientPattern = nil
-        log(.notice, "measurement started\(request == nil ? "" : " (requested over the control socket)")")
+        log(.notice, "measurement started (\(measurementProtocol.rawValue))\(request == nil ? "" : " (requested over the control socket)")")
         return nil
     }
 
@@ -87,6 +96,10 @@ extension ApplianceDaemon {
                 log(.info, "go: extend the knee")
             case .moving:
                 running.phase = "moving"
+            case .flex:
+                running.phase = "slide the foot back under the chair"
+                play(.flex)
+                log(.info, "go: slide the foot back under the chair")
             case .finished(let result):
                 session = nil
                 finish(running, with: result, at: parts.wallClock.now)
@@ -149,7 +162,16 @@ extension ApplianceDaemon {
 /// The result a `measure` request gets back.
 struct MeasurementReplyPayload: Encodable {
     let start, finish, minimum, maximum, range: Double
+    let kneeExtension, kneeFlexion, kneeArc: Double
+    let measurementProtocol: String
     let flags: [String]
+
+    enum CodingKeys: String, CodingKey {
+        case start, finish, minimum, maximum, range
+        case kneeExtension = "knee_extension", kneeFlexion = "knee_flexion", kneeArc = "knee_arc"
+        case measurementProtocol = "protocol"
+        case flags
+    }
 
     init(_ result: RangeOfMotionResult) {
         start = result.start
@@ -157,6 +179,10 @@ struct MeasurementReplyPayload: Encodable {
         minimum = result.minimum
         maximum = result.maximum
         range = result.range
+        kneeExtension = result.kneeExtension
+        kneeFlexion = result.kneeFlexion
+        kneeArc = result.kneeArc
+        measurementProtocol = result.measurementProtocol.rawValue
         flags = result.flags.names
     }
 }

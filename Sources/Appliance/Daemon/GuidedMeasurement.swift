@@ -8,6 +8,9 @@ public enum GuidedMeasurementEvent: Equatable, Sendable {
     case go
     /// The leg has left the start pose.
     case moving
+    /// Arc protocol: back and still after the extension: "go" again, slide the foot back under the
+    /// chair.
+    case flex
     /// The session ended with a result (not yet stored).
     case finished(RangeOfMotionResult)
     /// The session ended without a result; the text says why, `sensorFault` whether the sensor
@@ -30,9 +33,9 @@ public protocol GuidedMeasurement: AnyObject {
 
 /// Starts measurements on the sensor.
 public protocol GuidedMeasurementStarter: AnyObject {
-    /// Opens and configures the sensor and starts a session.
+    /// Opens and configures the sensor and starts a session following `measurementProtocol`.
     /// - Throws: An error whose description says what failed (the sensor cannot be opened).
-    func startMeasurement() throws -> any GuidedMeasurement
+    func startMeasurement(_ measurementProtocol: MeasurementProtocol) throws -> any GuidedMeasurement
 }
 
 /// Checks the sensor answers, at start-up and while it is missing.

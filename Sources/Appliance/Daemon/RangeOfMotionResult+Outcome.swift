@@ -4,12 +4,13 @@ import Fusion
 
 extension RangeOfMotionResult {
     /// The outcome values a measurement stores, as `romdev measure` stores them: `range` first
-    /// (the value Recover charts), then `start`, `finish`, `minimum`, `maximum` in degrees, the
-    /// limb, and one value per quality flag.
+    /// (the value Recover charts), then `start`, `finish`, `minimum`, `maximum`, `knee_extension`,
+    /// `knee_flexion`, `knee_arc` in degrees, the limb, the protocol, and one value per quality flag.
     public func outcomeValues(limb: String?, createdDate: Date) -> [OutcomeValue] {
         RecoverCarePlan.rangeOfMotionValues(
             startDegrees: start, finishDegrees: finish, minimumDegrees: minimum, maximumDegrees: maximum,
-            limb: limb, flags: flags.names, createdDate: createdDate)
+            knee: RecoverCarePlan.KneeAngles(extensionDegrees: kneeExtension, flexionDegrees: kneeFlexion),
+            limb: limb, measurementProtocol: measurementProtocol.rawValue, flags: flags.names, createdDate: createdDate)
     }
 
     /// Why the result should not be stored, or nil: a session too short to trust, angles a knee
@@ -27,9 +28,10 @@ extension RangeOfMotionResult {
         String(format: "%.1f°", (value * 10).rounded() / 10 + 0)
     }
 
-    /// `range 72.4° (start 1.2°, finish 2.0°, minimum 0.8°, maximum 73.2°)`.
+    /// `range 72.4° (start 1.2°, finish 2.0°, minimum 0.8°, maximum 73.2°); knee 16.8–89.2°`.
     public var summary: String {
         "range \(Self.degrees(range)) (start \(Self.degrees(start)), finish \(Self.degrees(finish)), "
-            + "minimum \(Self.degrees(minimum)), maximum \(Self.degrees(maximum)))"
+            + "minimum \(Self.degrees(minimum)), maximum \(Self.degrees(maximum))); "
+            + "knee \(Self.degrees(kneeExtension).dropLast())–\(Self.degrees(kneeFlexion))"
     }
 }

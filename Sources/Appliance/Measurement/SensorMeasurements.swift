@@ -46,12 +46,13 @@ public final class SensorMeasurements: GuidedMeasurementStarter, @unchecked Send
         self.calibration.withLock { $0 = calibration }
     }
 
-    public func startMeasurement() throws -> any GuidedMeasurement {
+    public func startMeasurement(_ measurementProtocol: MeasurementProtocol) throws -> any GuidedMeasurement {
         let sensor = try openSensor()
         try sensor.configure(configuration)
         let running = RunningSensorMeasurement()
         let measurement = RangeOfMotionMeasurement(
             sensor: sensor, calibration: calibration.withLock { $0 },
+            parameters: SessionParameters(measurementProtocol: measurementProtocol),
             pacing: pacing == .realTime ? .dispatchTimer : .sleeping(sensor.clock),
             onProgress: { [running] phase in running.post(phase) })
         running.attach(measurement)
@@ -74,7 +75,8 @@ final class RunningSensorMeasurement: GuidedMeasurement, Sendable {
         switch phase {
         case .settling: event = .holdStill
         case .ready: event = .go
-        case .moving: event = .moving
+        case .moving, .flexing: event = .moving
+        case .readyToFlex: event = .flex
         // Back near the start: still the same movement for the cues, until it is still.
         case .returning: event = nil
         case .finished: event = nil  // the completion carries the result

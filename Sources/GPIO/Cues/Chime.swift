@@ -18,6 +18,9 @@ public enum Chime: Equatable, Sendable, CaseIterable {
     case holdStill
     /// Start moving: two quick rising beeps.
     case go
+    /// Start the second movement (the arc's flexion, the foot back under the chair): two quick
+    /// falling beeps, the mirror of `go`.
+    case flex
     /// Done and stored: three rising tones.
     case done
     /// Something failed: two long low tones.
@@ -40,6 +43,8 @@ public enum Chime: Equatable, Sendable, CaseIterable {
             steps = [Step(middle, milliseconds: 120)]
         case .go:
             steps = [Step(middle, milliseconds: 100), Step(nil, milliseconds: 60), Step(high, milliseconds: 150)]
+        case .flex:
+            steps = [Step(high, milliseconds: 100), Step(nil, milliseconds: 60), Step(middle, milliseconds: 150)]
         case .done:
             steps = [
                 Step(middle, milliseconds: 150), Step(nil, milliseconds: 50),

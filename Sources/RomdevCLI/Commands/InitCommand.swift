@@ -8,6 +8,10 @@ struct InitCommand: CommandAction, Hashable {
         "start", valueName: "date", help: "The plan's first day (default: today in the plan's time zone).")
     static let limb = Option.value(
         "limb", valueName: "limb", help: "The knee measured.", allowedValues: Limb.allCases.map(\.rawValue), defaultValue: "left")
+    static let rangeOfMotionProtocol = Option.value(
+        "protocol", valueName: "protocol",
+        help: "What the range-of-motion task asks for: extension, or arc (extension, then the foot back under the chair).",
+        allowedValues: RangeOfMotionProtocol.allCases.map(\.rawValue), defaultValue: RangeOfMotionProtocol.extension.rawValue)
     static let timeZone = Option.value(
         "tz", valueName: "zone", help: "The patient's time zone, e.g. Europe/Paris (default: the system's). It defines the plan's days.")
 
@@ -17,19 +21,23 @@ struct InitCommand: CommandAction, Hashable {
             Seeds three tasks: onboarding (all day, every day until done), checkin (daily
             08:00-09:00: pain and sleep) and rangeOfMotionCheck (all day, daily for the first
             7 days, then weekly until one month after the start). Running it again changes
-            nothing and says so.
+            nothing and says so. --protocol arc makes the range-of-motion task ask for the
+            full arc (measure and the daemon then follow it unless told otherwise).
             """,
-        options: [start, limb, timeZone] + StoreOptions.options,
+        options: [start, limb, rangeOfMotionProtocol, timeZone] + StoreOptions.options,
         make: { try InitCommand($0) })
 
     var startDay: DateArgument?
     var limb: Limb
+    var rangeOfMotionProtocol: RangeOfMotionProtocol
     var timeZone: TimeZone?
     var store: StoreOptions
 
-    init(startDay: DateArgument?, limb: Limb, timeZone: TimeZone?, store: StoreOptions) {
+    init(startDay: DateArgument?, limb: Limb, rangeOfMotionProtocol: RangeOfMotionProtocol = .extension,
+         timeZone: TimeZone?, store: StoreOptions) {
         self.startDay = startDay
         self.limb = limb
+        self.rangeOfMotionProtocol = rangeOfMotionProtocol
         self.timeZone = timeZone
         self.store = store
     }
@@ -37,6 +45,7 @@ struct InitCommand: CommandAction, Hashable {
     init(_ values: ParsedValues) throws {
         startDay = try values.value(Self.start, DateArgument.parse)
         limb = try values.required(Self.limb) { Limb(rawValue: $0) }
+        rangeOfMotionProtocol = try values.required(Self.rangeOfMotionProtocol) { RangeOfMotionProtocol(rawValue: $0) }
         timeZone = try values.value(Self.timeZone) { text -> TimeZone in
             guard let zone = TimeZone(careIdentifier: text) else { throw UnknownTimeZone() }
             return zone
@@ -52,7 +61,8 @@ struct InitCommand: CommandAction, Hashable {
         let start = startDay.flatMap { $0.startOfDay(in: calendar) } ?? now
         let careStore = try store.open(in: context, access: .initialize, timeZone: zone)
         let seeding = try attempt("could not create the care plan in \(careStore.path)") {
-            try careStore.seedRecoverPlan(start: start, limb: limb, timeZone: zone, now: now)
+            try careStore.seedRecoverPlan(
+                start: start, limb: limb, timeZone: zone, rangeOfMotionProtocol: rangeOfMotionProtocol, now: now)
         }
         switch seeding {
         case .created(let settings):
@@ -69,7 +79,7 @@ struct InitCommand: CommandAction, Hashable {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = settings.timeZone
         return "  start \(LocalTime.day(settings.start, calendar: calendar)), limb \(settings.limb.rawValue),"
-            + " time zone \(settings.timeZone.identifier)"
+            + " time zone \(settings.timeZone.identifier), protocol \(settings.rangeOfMotionProtocol.rawValue)"
     }
 }
 

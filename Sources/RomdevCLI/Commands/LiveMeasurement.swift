@@ -13,6 +13,7 @@ struct LiveMeasurement {
     let clock: (any MonotonicClock)?
     /// Which knee, for the prompts.
     let limb: String
+    let measurementProtocol: MeasurementProtocol
 
     /// Runs the session to its end.
     /// - Parameter prompt: Receives one line per phase, on the sampling loop's queue while the
@@ -22,10 +23,12 @@ struct LiveMeasurement {
         let clock = clock ?? SystemClock()
         let sensor = try source.openConfiguredSensor(clock: clock).sensor
         let limb = limb
+        let measurementProtocol = measurementProtocol
         let measurement = RangeOfMotionMeasurement(
             sensor: sensor, calibration: calibration,
+            parameters: SessionParameters(measurementProtocol: measurementProtocol),
             pacing: self.clock == nil ? .dispatchTimer : .sleeping(clock),
-            onProgress: { phase in prompt(Self.prompt(for: phase, limb: limb)) })
+            onProgress: { phase in prompt(Self.prompt(for: phase, limb: limb, protocol: measurementProtocol)) })
         do {
             return try measurement.run()
         } catch {
@@ -41,13 +44,23 @@ struct LiveMeasurement {
     }
 
     /// What the patient is asked to do in each phase (the ResearchKit knee task's instructions).
-    static func prompt(for phase: MeasurementSession.Phase, limb: String) -> String {
+    static func prompt(
+        for phase: MeasurementSession.Phase, limb: String, protocol measurementProtocol: MeasurementProtocol
+    ) -> String {
         switch phase {
         case .settling:
             "Sit on the edge of a chair, the sensor strapped to the front of your \(limb) shin below the knee, "
                 + "foot on the floor. Hold still..."
-        case .ready: "Ready: extend your \(limb) knee as far as you can, then lower it back and hold still."
+        case .ready:
+            switch measurementProtocol {
+            case .extension: "Ready: extend your \(limb) knee as far as you can, then lower it back and hold still."
+            case .arc: "Ready (step 1 of 2): extend your \(limb) knee as far as you can, then lower it back and hold still."
+            }
         case .moving: "Measuring: lower your leg back to the start and hold still."
+        case .readyToFlex:
+            "Step 2 of 2: slide your \(limb) foot back under the chair as far as you can, then bring it forward "
+                + "to the start and hold still."
+        case .flexing: "Measuring: bring your foot forward to the start and hold still."
         case .returning: "Back near the start: hold still."
         case .finished(.returned): "Done: the leg is back and still."
         case .finished(.returnedUnsteady): "Done: the leg is back, but it did not come to rest (the result is flagged)."

@@ -17,11 +17,22 @@ extension Command {
             as possible, lower it back and hold still: the session ends on its own when the
             leg is back and still (or after 60 s). Angles are the shank's inclination from
             vertical in the sagittal plane, in degrees (0 = shin vertical, 90 = horizontal).
+            The knee angles follow the clinical convention (0 = straight, flexion positive):
+            knee_extension (the least flexion reached; negative is hyperextension),
+            knee_flexion (the most) and knee_arc (their difference).
+
+            --protocol arc guides a second step: after the extension and the return, slide
+            the foot back under the chair as far as possible, then return and hold still;
+            knee_flexion then measures flexion past 90°. Without --protocol, the session
+            follows what the care plan asks for ('romdev init --protocol'; extension by
+            default); a measurement asked of the romdev daemon without it follows the
+            daemon's 'protocol' configuration key, else the care plan.
 
             The outcome of today's rangeOfMotionCheck event gets the values range (first),
-            start, finish, minimum and maximum (double, units deg), the limb (text, kind
-            limb) and one text value of kind flag per quality flag (moved-at-start,
-            gyro-saturated, not-returned, unsteady). It is committed to disk before the
+            start, finish, minimum, maximum, knee_extension, knee_flexion and knee_arc
+            (double, units deg), the limb (text, kind limb), the protocol (text, kind
+            protocol) and one text value of kind flag per quality flag (moved-at-start,
+            gyro-saturated, not-returned, unsteady, not-seated, no-flexion). It is committed to disk before the
             result is printed. Without an event today, before onboarding, or when today's
             event already has an outcome, nothing is measured or stored (exit 1); nor is a
             result flagged implausible, too-short or no-movement (exit 1), as the daemon
@@ -40,12 +51,13 @@ extension Command {
             the daemon.
             """,
         options: SensorSource.options(defaultScenario: "knee-extension")
-            + [MeasureAction.limbOption, MeasureAction.jsonOption, MeasureAction.unscheduledOption, CalibrationFile.option]
+            + [MeasureAction.limbOption, ProtocolOption.option, MeasureAction.jsonOption, MeasureAction.unscheduledOption, CalibrationFile.option]
             + StoreOptions.options,
         make: { values in
             MeasureAction(
                 source: try SensorSource(values, defaultScenario: "knee-extension"),
                 limb: values.string(MeasureAction.limbOption).flatMap(Limb.init(rawValue:)),
+                measurementProtocol: ProtocolOption.value(in: values),
                 json: values.isSet(MeasureAction.jsonOption),
                 unscheduled: values.isSet(MeasureAction.unscheduledOption),
                 calibrationPath: try values.value(CalibrationFile.option, PathArgument.file),
@@ -53,7 +65,7 @@ extension Command {
         })
 }
 
-/// `romdev measure [--limb left|right] [--json] [--unscheduled] [--calibration PATH]` with its
+/// `romdev measure [--limb left|right] [--protocol extension|arc] [--json] [--unscheduled] [--calibration PATH]` with its
 /// sensor and store options.
 struct MeasureAction: CommandAction, Equatable {
     static let limbOption = Option.value(
@@ -65,6 +77,8 @@ struct MeasureAction: CommandAction, Equatable {
 
     var source: SensorSource
     var limb: Limb?
+    /// nil: what the care plan asks for.
+    var measurementProtocol: MeasurementProtocol?
     var json: Bool
     var unscheduled: Bool
     var calibrationPath: String?
@@ -74,7 +88,8 @@ struct MeasureAction: CommandAction, Equatable {
         let what = "could not measure the range of motion"
         if case .hardware = source,
             let reply = try DaemonControl(environment: context.environment).forward(
-                .measure(limb: limb?.rawValue, unscheduled: unscheduled), doing: what)
+                .measure(limb: limb?.rawValue, unscheduled: unscheduled, protocolName: measurementProtocol?.rawValue),
+                doing: what)
         {
             if json, let payload = reply.payload {
                 context.output.line(String(decoding: payload, as: UTF8.self))
@@ -105,7 +120,8 @@ struct MeasureAction: CommandAction, Equatable {
             output.line("Calibration: \(calibrationFile.describe(calibration))")
         }
         let outcome = try LiveMeasurement(
-            source: source, calibration: calibration, clock: context.sensorClock, limb: limb
+            source: source, calibration: calibration, clock: context.sensorClock, limb: limb,
+            measurementProtocol: measurementProtocol ?? MeasurementProtocol(settings.rangeOfMotionProtocol)
         ).run { line in if !json { output.line(line) } }
 
         let now = context.now()
@@ -194,7 +210,11 @@ struct MeasureAction: CommandAction, Equatable {
             ("finish", angle(RecoverCarePlan.Kind.finish)),
             ("minimum", angle(RecoverCarePlan.Kind.minimum)),
             ("maximum", angle(RecoverCarePlan.Kind.maximum)),
+            ("knee_extension", angle(RecoverCarePlan.Kind.kneeExtension)),
+            ("knee_flexion", angle(RecoverCarePlan.Kind.kneeFlexion)),
+            ("knee_arc", angle(RecoverCarePlan.Kind.kneeArc)),
             ("units", .string("deg")),
+            ("protocol", .string(result.measurementProtocol.rawValue)),
             ("flags", .array(result.flags.names.map { .string($0) })),
             ("limb", .string(limb)),
             ("ended", .string(outcome.endReason.rawValue)),

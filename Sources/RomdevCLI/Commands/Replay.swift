@@ -11,10 +11,13 @@ extension Command {
             Runs the same pipeline as a live measurement over a file written by
             'romdev record', at whatever sample rate its timestamps give: calibration,
             fusion of gyro and accelerometer into the direction of gravity, and the
-            session (still start, extension, return, still). Angles are the shank's
+            session (still start, extension, return, still; with --protocol arc, then the
+            flexion under the chair, return, still; default extension). Angles are the shank's
             inclination from vertical in the sagittal plane, in degrees: 0 = shin
             vertical, 90 = shin horizontal, positive toward extension. Without a mounting
-            in the calibration, the start pose defines 0.
+            in the calibration, the start pose defines 0. The knee angles (knee_extension,
+            knee_flexion, knee_arc) are those of 'romdev measure'. --protocol arc follows a
+            session of both steps (extension, then flexion under the chair).
 
             The calibration is --calibration PATH, else calibration.json in the care store's
             directory when it exists (the output says which). Without one the samples are
@@ -29,19 +32,21 @@ extension Command {
             earth, and the angle). A malformed recording is reported with its line number.
             """,
         arguments: [ReplayAction.fileArgument],
-        options: [CalibrationFile.option, ReplayAction.jsonOption, ReplayAction.traceOption] + StoreOptions.options,
+        options: [CalibrationFile.option, ProtocolOption.option, ReplayAction.jsonOption, ReplayAction.traceOption]
+            + StoreOptions.options,
         make: { values in
             ReplayAction(
                 recordingPath: try values.value(ReplayAction.fileArgument, PathArgument.file)
                     ?? values.required(ReplayAction.fileArgument),
                 calibrationPath: try values.value(CalibrationFile.option, PathArgument.file),
+                measurementProtocol: ProtocolOption.value(in: values) ?? .extension,
                 json: values.isSet(ReplayAction.jsonOption),
                 tracePath: try values.value(ReplayAction.traceOption, PathArgument.file),
                 store: try StoreOptions(values))
         })
 }
 
-/// `romdev replay FILE.csv [--calibration PATH] [--json] [--trace OUT.csv]`.
+/// `romdev replay FILE.csv [--calibration PATH] [--protocol extension|arc] [--json] [--trace OUT.csv]`.
 public struct ReplayAction: CommandAction, Equatable {
     static let fileArgument = Argument("file", help: "A recording in the 'romdev record' CSV format.")
     static let jsonOption = Option.flag("json", help: "Print the result as JSON.")
@@ -51,13 +56,16 @@ public struct ReplayAction: CommandAction, Equatable {
 
     public var recordingPath: String
     public var calibrationPath: String?
+    public var measurementProtocol: MeasurementProtocol
     public var json: Bool
     public var tracePath: String?
     var store: StoreOptions
 
-    init(recordingPath: String, calibrationPath: String?, json: Bool, tracePath: String?, store: StoreOptions) {
+    init(recordingPath: String, calibrationPath: String?, measurementProtocol: MeasurementProtocol = .extension,
+         json: Bool, tracePath: String?, store: StoreOptions) {
         self.recordingPath = recordingPath
         self.calibrationPath = calibrationPath
+        self.measurementProtocol = measurementProtocol
         self.json = json
         self.tracePath = tracePath
         self.store = store
@@ -78,7 +86,8 @@ public struct ReplayAction: CommandAction, Equatable {
         }
 
         let samples = recording.samples
-        var session = MeasurementSession(calibration: loaded)
+        var session = MeasurementSession(
+            parameters: SessionParameters(measurementProtocol: measurementProtocol), calibration: loaded)
         for sample in samples where !session.isFinished { session.update(sample) }
         session.stop()
         guard let result = session.result(), case .finished(let reason) = session.phase else {
@@ -175,7 +184,11 @@ public struct ReplayAction: CommandAction, Equatable {
                 "\"finish\": \(fixed(result.finish, 3))",
                 "\"minimum\": \(fixed(result.minimum, 3))",
                 "\"maximum\": \(fixed(result.maximum, 3))",
+                "\"knee_extension\": \(fixed(result.kneeExtension, 3))",
+                "\"knee_flexion\": \(fixed(result.kneeFlexion, 3))",
+                "\"knee_arc\": \(fixed(result.kneeArc, 3))",
                 "\"units\": \"deg\"",
+                "\"protocol\": \"\(result.measurementProtocol.rawValue)\"",
                 "\"flags\": [\(result.flags.names.map { "\"\($0)\"" }.joined(separator: ", "))]",
                 "\"ended\": \"\(reason.rawValue)\"",
                 "\"seconds\": \(fixed(seconds, 3))",
@@ -204,6 +217,8 @@ extension RangeOfMotionResult {
             "  finish    \(fixed(finish, 1))°",
             "  minimum   \(fixed(minimum, 1))°",
             "  maximum   \(fixed(maximum, 1))°",
+            "Knee (\(measurementProtocol.rawValue)): extension \(fixed(kneeExtension, 1))°, flexion \(fixed(kneeFlexion, 1))°, "
+                + "arc \(fixed(kneeArc, 1))°",
             "  flags     \(flags)",
         ]
     }

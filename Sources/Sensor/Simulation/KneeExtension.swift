@@ -81,22 +81,28 @@ public struct KneeExtension: Equatable, Sendable {
     }
 
     private func movementSeconds(_ amplitude: Double) -> Double {
-        guard peakSpeedDegreesPerSecond > 0 else { return 0 }
-        return 1.875 * amplitude / peakSpeedDegreesPerSecond
+        minimumJerkSeconds(amplitude, peakSpeed: peakSpeedDegreesPerSecond)
     }
+}
 
-    /// s(τ) = 10τ³ − 15τ⁴ + 6τ⁵ (Flash & Hogan 1985), scaled to the amplitude and duration.
-    private func minimumJerk(from: Double, to: Double, duration: Double, t: Double)
-        -> (angle: Double, rate: Double, acceleration: Double)
-    {
-        guard duration > 0 else { return (to, 0, 0) }
-        let tau = t / duration
-        let tau2 = tau * tau
-        let tau3 = tau2 * tau
-        let s = 10 * tau3 - 15 * tau3 * tau + 6 * tau3 * tau2
-        let ds = 30 * tau2 - 60 * tau3 + 30 * tau2 * tau2
-        let dds = 60 * tau - 180 * tau2 + 120 * tau3
-        let delta = to - from
-        return (from + delta * s, delta * ds / duration, delta * dds / (duration * duration))
-    }
+/// The duration of a minimum-jerk movement of `amplitude` degrees whose peak speed is `peakSpeed`
+/// °/s: 1.875 × amplitude / peak speed.
+func minimumJerkSeconds(_ amplitude: Double, peakSpeed: Double) -> Double {
+    guard peakSpeed > 0 else { return 0 }
+    return 1.875 * amplitude / peakSpeed
+}
+
+/// s(τ) = 10τ³ − 15τ⁴ + 6τ⁵ (Flash & Hogan 1985), scaled to the amplitude and duration.
+func minimumJerk(from: Double, to: Double, duration: Double, t: Double)
+    -> (angle: Double, rate: Double, acceleration: Double)
+{
+    guard duration > 0 else { return (to, 0, 0) }
+    let tau = t / duration
+    let tau2 = tau * tau
+    let tau3 = tau2 * tau
+    let s = 10 * tau3 - 15 * tau3 * tau + 6 * tau3 * tau2
+    let ds = 30 * tau2 - 60 * tau3 + 30 * tau2 * tau2
+    let dds = 60 * tau - 180 * tau2 + 120 * tau3
+    let delta = to - from
+    return (from + delta * s, delta * ds / duration, delta * dds / (duration * duration))
 }

@@ -18,6 +18,8 @@ public struct MotionModel: Equatable, Sendable {
         /// Held at a fixed inclination (degrees).
         case still(inclinationDegrees: Double)
         case kneeExtension(KneeExtension)
+        /// Extension, then flexion past vertical.
+        case kneeArc(KneeArc)
         /// The guided calibration: six faces on a table, then strapped on (with `mounting`) and
         /// one knee swing.
         case calibration(CalibrationMotion)
@@ -50,6 +52,7 @@ public struct MotionModel: Equatable, Sendable {
         switch movement {
         case .still: 0
         case .kneeExtension(let extension_): extension_.durationSeconds
+        case .kneeArc(let arc): arc.durationSeconds
         case .calibration(let calibration): calibration.durationSeconds
         }
     }
@@ -66,6 +69,7 @@ public struct MotionModel: Equatable, Sendable {
             switch movement {
             case .still(let inclination): (inclination, 0.0, 0.0)
             case .kneeExtension(let extension_): extension_.inclination(atSeconds: t)
+            case .kneeArc(let arc): arc.inclination(atSeconds: t)
             case .calibration: (0.0, 0.0, 0.0)
             }
         let thigh = thighMovement.pitch(atSeconds: t)

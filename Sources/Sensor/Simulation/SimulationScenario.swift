@@ -42,6 +42,14 @@ public struct SimulationScenario: Equatable, Sendable {
             errors: .datasheet(seed: seed), seed: seed)
     }
 
+    /// The full seated arc (extension to 75°, then the foot under the chair to −30°, a knee flexion
+    /// of 120°), with a little thigh movement; datasheet errors drawn from `seed`.
+    public static func kneeArc(seed: UInt64 = 0, mounting: Rotation = .identity) -> SimulationScenario {
+        SimulationScenario(
+            motion: MotionModel(movement: .kneeArc(KneeArc()), mounting: mounting, thighMovement: .small),
+            errors: .datasheet(seed: seed), seed: seed)
+    }
+
     /// The guided calibration at a person's pace (under 50 s): still on a table, the six faces,
     /// strapped to the shin with `mounting`, one knee swing; datasheet errors drawn from `seed`
     /// (so the same seed is the same sensor as in `kneeExtension`, strapped the same way by
@@ -57,13 +65,14 @@ public struct SimulationScenario: Equatable, Sendable {
     }
 
     /// Names accepted by `named(_:seed:)` (and `--simulate=NAME`).
-    public static let names = ["calibration", "knee-extension", "still"]
+    public static let names = ["calibration", "knee-arc", "knee-extension", "still"]
 
-    /// A scenario by name: `still`, `knee-extension` or `calibration`.
+    /// A scenario by name: `still`, `knee-extension`, `knee-arc` or `calibration`.
     public static func named(_ name: String, seed: UInt64) -> SimulationScenario? {
         switch name {
         case "still": still(seed: seed)
         case "knee-extension": kneeExtension(seed: seed)
+        case "knee-arc": kneeArc(seed: seed)
         case "calibration": calibration(seed: seed)
         default: nil
         }

@@ -2,7 +2,7 @@ import Foundation
 
 /// A request to the running daemon over its control socket, one JSON object per line:
 ///
-///     {"request":"measure","limb":"left","unscheduled":true}   both optional
+///     {"request":"measure","limb":"left","unscheduled":true,"protocol":"arc"}   all optional
 ///     {"request":"calibrate"}
 ///     {"request":"status"}
 ///     {"request":"export-done","files":["romdev-….csv","romdev-….json"]}
@@ -11,8 +11,9 @@ import Foundation
 public enum ControlRequest: Equatable, Sendable {
     /// Run a measurement now on `limb` (`left` or `right`), or on the care plan's limb when nil;
     /// on today's scheduled event, or, when `unscheduled`, on the day's event of the
-    /// unscheduled-measurement task (as `romdev measure --unscheduled`).
-    case measure(limb: String?, unscheduled: Bool = false)
+    /// unscheduled-measurement task (as `romdev measure --unscheduled`); following
+    /// `protocolName` (`extension` or `arc`), or the daemon's own rule when nil.
+    case measure(limb: String?, unscheduled: Bool = false, protocolName: String? = nil)
     /// Run the calibration procedure.
     case calibrate
     /// Report what the daemon is doing.
@@ -44,9 +45,10 @@ public enum ControlRequest: Equatable, Sendable {
     public var line: [UInt8] {
         var object: [String: Any] = ["request": name]
         switch self {
-        case let .measure(limb, unscheduled):
+        case let .measure(limb, unscheduled, protocolName):
             if let limb { object["limb"] = limb }
             if unscheduled { object["unscheduled"] = true }
+            if let protocolName { object["protocol"] = protocolName }
         case .exportDone(let files):
             object["files"] = files
         case .calibrate, .status:
@@ -65,16 +67,23 @@ public enum ControlRequest: Equatable, Sendable {
         }
         switch name {
         case "measure":
-            try fields.checkKeys(["limb", "unscheduled"], of: name)
+            try fields.checkKeys(["limb", "unscheduled", "protocol"], of: name)
             let unscheduled: Bool
             switch fields.values["unscheduled"] {
             case nil: unscheduled = false
             case .bool(let flag)?: unscheduled = flag
             default: throw ControlMessageError("unscheduled must be true or false")
             }
+            let protocolName: String?
+            switch fields.values["protocol"] {
+            case nil, .null?: protocolName = nil
+            case .string(let name)? where ["extension", "arc"].contains(name): protocolName = name
+            default: throw ControlMessageError("protocol must be extension or arc")
+            }
             switch fields.values["limb"] {
-            case nil, .null?: self = .measure(limb: nil, unscheduled: unscheduled)
-            case .string(let limb)? where ["left", "right"].contains(limb): self = .measure(limb: limb, unscheduled: unscheduled)
+            case nil, .null?: self = .measure(limb: nil, unscheduled: unscheduled, protocolName: protocolName)
+            case .string(let limb)? where ["left", "right"].contains(limb):
+                self = .measure(limb: limb, unscheduled: unscheduled, protocolName: protocolName)
             default: throw ControlMessageError("limb must be left or right")
             }
         case "calibrate":

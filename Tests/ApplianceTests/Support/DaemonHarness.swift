@@ -80,6 +80,8 @@ final class ScriptedMeasurements: GuidedMeasurementStarter {
     var scripts: [[(seconds: Double, event: GuidedMeasurementEvent)]]
     var startError: String?
     private(set) var started: [ScriptedMeasurement] = []
+    /// The protocol each start asked for.
+    private(set) var protocols: [MeasurementProtocol] = []
 
     init(clock: any GPIOClock, scripts: [[(seconds: Double, event: GuidedMeasurementEvent)]]) {
         self.clock = clock
@@ -90,8 +92,9 @@ final class ScriptedMeasurements: GuidedMeasurementStarter {
         let description: String
     }
 
-    func startMeasurement() throws -> any GuidedMeasurement {
+    func startMeasurement(_ measurementProtocol: MeasurementProtocol) throws -> any GuidedMeasurement {
         if let startError { throw StartFailure(description: startError) }
+        protocols.append(measurementProtocol)
         let script = scripts.isEmpty ? Self.success() : scripts.removeFirst()
         let measurement = ScriptedMeasurement(clock: clock, script: script)
         started.append(measurement)

@@ -123,6 +123,38 @@ struct CalibrateCommandTests {
         #expect(json["ended"] as? String == "returned")
     }
 
+    /// A recorded knee arc replays under either protocol: the arc follows both steps, the extension
+    /// ends at the first return.
+    @Test func aRecordedArcReplaysUnderEitherProtocol() throws {
+        let romdev = try InProcessRomdev()
+        let directory = romdev.directory.path
+        try romdev.run(["calibrate", "--simulate", "--seed", "3", "--calibration", directory + "/cal.json"])
+        try romdev.run(["record", "--simulate=knee-arc", "--seed", "3", "--seconds", "30", "--output", directory + "/arc.csv"])
+        func replay(_ measurementProtocol: String) throws -> [String: Any] {
+            let output = try romdev.run([
+                "replay", directory + "/arc.csv", "--calibration", directory + "/cal.json", "--protocol", measurementProtocol, "--json",
+            ])
+            return try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any])
+        }
+        let arc = try replay("arc")
+        #expect(arc["protocol"] as? String == "arc")
+        #expect(arc["ended"] as? String == "returned")
+        #expect((arc["flags"] as? [String])?.isEmpty == true)
+        let range = try #require(arc["range"] as? Double), reference = try #require(arc["reference_range"] as? Double)
+        #expect(abs(range - reference) < 1)
+        // Inclination 5° → 75° → −30°, counted from the calibration's strapped pose, which the
+        // scenario holds 3° from vertical: knee 90 − (75 − 3) = 18° to 90 − (−30 − 3) = 123°.
+        let flexion = try #require(arc["knee_flexion"] as? Double), lag = try #require(arc["knee_extension"] as? Double)
+        #expect(abs(flexion - 123) < 1.5, "knee_flexion \(flexion)")
+        #expect(abs(lag - 18) < 1.5, "knee_extension \(lag)")
+        let extensionOnly = try replay("extension")
+        #expect(extensionOnly["protocol"] as? String == "extension")
+        // Ended at the first return: the most flexed is the rest, 90 − (5 − 3).
+        let restFlexion = try #require(extensionOnly["knee_flexion"] as? Double)
+        #expect(abs(restFlexion - 88) < 1.5, "knee_flexion \(restFlexion)")
+        #expect(try #require(extensionOnly["seconds"] as? Double) < (try #require(arc["seconds"] as? Double)) - 5)
+    }
+
     @Test func aRecordingThatEndsEarlyNamesTheStepAndSavesNothing() throws {
         let romdev = try InProcessRomdev()
         let recording = romdev.directory.path + "/short.csv"

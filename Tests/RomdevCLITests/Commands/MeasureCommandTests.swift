@@ -21,9 +21,12 @@ struct MeasureCommandTests {
         let stored = try outcomes(romdev, task: "rangeOfMotionCheck")
         #expect(stored.count == 1)
         let values = try #require(stored.first?["values"] as? [[String: Any]])
-        #expect(values.map { $0["kind"] as? String } == ["range", "start", "finish", "minimum", "maximum", "limb"])
-        #expect(values.prefix(5).allSatisfy { $0["units"] as? String == "deg" && $0["type"] as? String == "double" })
-        #expect(values.last?["value"] as? String == "left")
+        #expect(values.map { $0["kind"] as? String } == [
+            "range", "start", "finish", "minimum", "maximum", "knee_extension", "knee_flexion", "knee_arc", "limb",
+            "protocol",
+        ])
+        #expect(values.prefix(8).allSatisfy { $0["units"] as? String == "deg" && $0["type"] as? String == "double" })
+        #expect(values.suffix(2).map { $0["value"] as? String } == ["left", "extension"])
         let range = try #require(values.first?["value"] as? Double)
         let maximum = try #require(values[4]["value"] as? Double), minimum = try #require(values[3]["value"] as? Double)
         #expect(abs(range - (maximum - minimum)) < 1e-9)
@@ -119,6 +122,46 @@ struct MeasureCommandTests {
         let failure = try #require(
             romdev.failure(["measure", "--simulate", "--calibration", romdev.directory.path + "/none.json"]) as? CommandFailure)
         #expect(failure.why == "no such file")
+    }
+
+    @Test func theArcProtocolMeasuresFlexionPastNinetyAndStoresTheKneeAngles() throws {
+        let romdev = try InProcessRomdev()
+        try romdev.initialiseAndOnboard()
+        let output = try romdev.run(["measure", "--simulate=knee-arc", "--seed", "5", "--protocol", "arc", "--json"])
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any])
+        #expect(json["protocol"] as? String == "arc")
+        #expect(json["ended"] as? String == "returned")
+        // The knee-arc scenario: inclination 5° → 75° → 5° → −30° → 5°. Uncalibrated, the start is
+        // taken as the hanging shin: knee 20° (true 15°) to 125° (true 120°), an arc of 105°.
+        let extensionAngle = try #require(json["knee_extension"] as? Double)
+        let flexion = try #require(json["knee_flexion"] as? Double), arc = try #require(json["knee_arc"] as? Double)
+        #expect(abs(extensionAngle - 20) < 4, "knee_extension \(extensionAngle)")
+        #expect(abs(flexion - 125) < 4, "knee_flexion \(flexion)")
+        #expect(abs(arc - (flexion - extensionAngle)) < 1e-9)
+        let csv = try romdev.run(["export", "--format", "csv"])
+        for kind in ["knee_extension", "knee_flexion", "knee_arc"] {
+            #expect(csv.contains(",\(kind),double,"), "\(kind)")
+        }
+        #expect(csv.contains(",protocol,text,arc,"))
+        let today = try romdev.run(["today"])
+        #expect(today.contains("knee_extension ") && today.contains("knee_flexion ") && today.contains("knee_arc "))
+    }
+
+    @Test func theCarePlansProtocolGuidesTheSessionWithoutTheOption() throws {
+        let romdev = try InProcessRomdev()
+        try romdev.run(["init", "--start", "2026-06-07", "--tz", "Europe/Paris", "--protocol", "arc"])
+        try romdev.run(["onboard", "--consent-by", "Ann Example"])
+        let output = try romdev.run(["measure", "--simulate=knee-arc"])
+        let steps = ["Ready (step 1 of 2)", "Step 2 of 2: slide your left foot back under the chair", "Done: the leg is back and still."]
+        let positions = steps.map { output.range(of: $0)?.lowerBound }
+        #expect(positions.allSatisfy { $0 != nil }, "\(output)")
+        #expect(positions.compactMap { $0 } == positions.compactMap { $0 }.sorted())
+        #expect(output.contains("Knee (arc): extension"))
+        // --protocol overrides the plan: the extension alone ends at the first return.
+        romdev.now = Self.dayWithoutEvent
+        let extensionOnly = try romdev.run(["measure", "--simulate=knee-arc", "--protocol", "extension", "--unscheduled"])
+        #expect(!extensionOnly.contains("Step 2 of 2"))
+        #expect(extensionOnly.contains("Knee (extension): extension"))
     }
 
     @Test func aBadLimbIsAUsageError() {

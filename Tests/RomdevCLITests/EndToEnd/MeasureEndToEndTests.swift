@@ -13,7 +13,10 @@ import Testing
         #expect(output.contains(" 0 lost,"))
         let csv = try store.ok(["outcomes", "--task", "rangeOfMotionCheck", "--csv"])
         let kinds = csv.split(separator: "\n").dropFirst().map { $0.split(separator: ",")[8] }
-        #expect(kinds == ["range", "start", "finish", "minimum", "maximum", "limb"])
+        #expect(kinds == [
+            "range", "start", "finish", "minimum", "maximum", "knee_extension", "knee_flexion", "knee_arc", "limb",
+            "protocol",
+        ])
     }
 
     @Test func refusesBeforeOnboardingWithExitStatus1() throws {

@@ -159,7 +159,7 @@ enum FuzzConfiguration {
         "store = /var/lib/romdev/care.sqlite", "i2c_bus = /dev/i2c-1", "i2c_address = 0x68", "sample_rate = 200",
         "led = GPIO27", "buzzer = GPIO22", "button_debounce_ms = 30", "long_press_ms = 1500", "reminder_first = 09:00",
         "reminder_interval = 2h", "reminder_last = 20:00", "quiet_hours = 21:00-08:00", "time_zone = Europe/Berlin",
-        "require_clock_sync = yes",
+        "protocol = arc", "require_clock_sync = yes",
     ]
 
     /// Bad values of keys none of `validLines` sets (so each is the only setting of its key).
@@ -176,6 +176,7 @@ enum FuzzConfiguration {
         "reminder_interval": ["0m", "25h", "1h99999999999m", "2 hours", "1e3m"],
         "store": ["care.sqlite", "~/care.sqlite", "./care.sqlite"],
         "require_clock_sync": ["maybe", "1"],
+        "protocol": ["ARC", "flexion", "extension,arc"],
         "button_debounce_ms": ["5", "1e2", "0x1E", "99999999999999999999"],
         "long_press_ms": ["-1", "x"],
         "reminder_first": ["24:00", "9:00am"],
