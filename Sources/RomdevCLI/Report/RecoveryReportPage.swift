@@ -300,7 +300,7 @@ enum RecoveryReportPage {
 
     private static func outcomeTable(_ rows: [RecoveryReport.OutcomeRow]) -> String {
         guard !rows.isEmpty else { return "<p class=\"none\">No outcome is stored for this period.</p>\n" }
-        var html = "<table class=\"outcomes\">\n<thead><tr><th>Day</th><th>Time</th><th>Task</th><th>Values</th><th>Flags</th></tr></thead>\n<tbody>\n"
+        var html = "<table class=\"outcomes\">\n<thead><tr><th>Day</th><th>Recorded</th><th>Task</th><th>Values</th><th>Flags</th></tr></thead>\n<tbody>\n"
         for row in rows {
             html += row.flags.isEmpty ? "<tr>" : "<tr class=\"flagged\">"
             html += "<td>\(HTMLText.escape(row.day))</td><td>\(HTMLText.escape(row.time))</td><td>\(HTMLText.escape(row.task))</td>"
@@ -335,13 +335,10 @@ enum RecoveryReportPage {
     /// A coordinate as a quoted attribute value.
     fileprivate static func q(_ value: Double) -> String { "\"" + f(value) + "\"" }
 
+    /// A kind as people read it: its last dotted word (`checkin.form.pain`: `pain`), words apart.
     static func label(forKind kind: String) -> String {
-        switch kind {
-        case "knee_extension": "knee extension"
-        case "knee_flexion": "knee flexion"
-        case "knee_arc": "knee arc"
-        default: kind
-        }
+        let word = kind.split(separator: ".").last.map(String.init) ?? kind
+        return word.replacingOccurrences(of: "_", with: " ")
     }
 }
 
