@@ -139,7 +139,7 @@ report-demo: build
 	@set -e; dir="$$PWD/$(REPORT_DEMO_DIR)"; \
 	if command -v chromium >/dev/null; then \
 	  flags="--headless --no-sandbox --disable-gpu --hide-scrollbars --user-data-dir=$$dir/chromium-profile"; \
-	  chromium $$flags --window-size=1040,1620 --screenshot="$$dir/report.png" "file://$$dir/report.html" 2>/dev/null; \
+	  chromium $$flags --window-size=980,1140 --screenshot="$$dir/report.png" "file://$$dir/report.html" 2>/dev/null; \
 	  chromium $$flags --no-pdf-header-footer --print-to-pdf="$$dir/report.pdf" "file://$$dir/report.html" 2>/dev/null; \
 	  rm -rf "$$dir/chromium-profile"; \
 	  echo "wrote $(REPORT_DEMO_DIR)/report.html, report.png and report.pdf"; \

@@ -28,9 +28,13 @@ extension Adherence {
         guard !tasks.isEmpty else { return days.map { DailyAdherence(day: $0, adherence: .noTasks) } }
 
         let taskIDs = Set(tasks.map(\.id))
+        // Each chain joins only its own versions' outcomes; handing every chain all of them
+        // made a long history cost the number of tasks times the number of outcomes.
+        let outcomesByVersion = Dictionary(grouping: outcomes) { $0.taskUUID }
         var eventsByDay: [Date: [Event]] = [:]
         for chain in chains where taskIDs.contains(chain.id) {
-            for event in chain.events(from: interval.start, to: interval.end, outcomes: outcomes, calendar: calendar) {
+            let own = chain.versions.flatMap { outcomesByVersion[$0.uuid] ?? [] }
+            for event in chain.events(from: interval.start, to: interval.end, outcomes: own, calendar: calendar) {
                 eventsByDay[calendar.startOfDayQuickly(for: event.scheduleEvent.start), default: []].append(event)
             }
         }

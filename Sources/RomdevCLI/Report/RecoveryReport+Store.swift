@@ -13,10 +13,20 @@ extension RecoveryReport {
         let calendar = store.calendar
         let metadata = try store.storeMetadata()
         let settings = try store.carePlanSettings()
-        let adherence = try store.fetchAdherence(from: window.start, to: window.end)
-        var dayIndex: [Date: Int] = [:]
-        for (index, entry) in adherence.enumerated() { dayIndex[entry.day] = index }
-        func index(of date: Date) -> Int? { dayIndex[calendar.startOfDay(for: date)] }
+        let (adherence, outcomes) = try store.fetchAdherenceAndOutcomes(from: window.start, to: window.end)
+        let dayStarts = adherence.map(\.day)
+        // Outcomes and events are placed by their instant among the days' first instants, which
+        // the store's calendar gave: a search, where asking the calendar for each of thousands of
+        // outcomes would take most of the report's time.
+        func index(of date: Date) -> Int? {
+            guard let first = dayStarts.first, date >= first, date < window.end else { return nil }
+            var low = 0, high = dayStarts.count - 1
+            while low < high {
+                let middle = (low + high + 1) / 2
+                if dayStarts[middle] <= date { low = middle } else { high = middle - 1 }
+            }
+            return low
+        }
 
         var scheduling = [Scheduling](repeating: .notScheduled, count: adherence.count)
         for event in try scheduledMeasurements(in: store, window: window) {
@@ -31,21 +41,33 @@ extension RecoveryReport {
                        rangeOfMotion: state, adherence: entry.adherence)
         }
 
-        let outcomes = try store.fetchOutcomes(OutcomeQuery(dateInterval: window))
         let titles = Dictionary(try store.fetchTasks(TaskQuery()).map { ($0.id, $0.title ?? $0.id) }) { _, newer in newer }
         var measurements: [Measurement] = []
         var checkIns: [CheckIn] = []
         var rows: [OutcomeRow] = []
+        rows.reserveCapacity(outcomes.count)
+        var labels: [String: String] = [:]
+        let dayTexts = days.map(\.date)
         for stored in outcomes {
             let outcome = stored.outcome
             let flags = outcome.values.filter { $0.kind == RecoverCarePlan.Kind.flag }.map { CareOutput.text($0.value, calendar: calendar) }
+            let values = outcome.values.filter { $0.kind != RecoverCarePlan.Kind.flag }.map { value in
+                let label = value.kind.map { kind in
+                    if let known = labels[kind] { return known }
+                    let label = RecoveryReportPage.label(forKind: kind)
+                    labels[kind] = label
+                    return label
+                }
+                return valueText(value, label: label, calendar: calendar)
+            }
+            let day = index(of: outcome.eventStart)
+            // The time alone when recorded on the event's day, else the date and time of the late entry.
+            let recorded = day != nil && index(of: outcome.createdDate) == day
+                ? clockTime(outcome.createdDate, in: calendar.timeZone) : LocalTime.format(outcome.createdDate, calendar: calendar)
             rows.append(OutcomeRow(
-                day: LocalTime.day(outcome.eventStart, calendar: calendar),
-                time: recordedText(outcome, calendar: calendar),
-                task: titles[stored.taskID] ?? stored.taskID,
-                values: outcome.values.filter { $0.kind != RecoverCarePlan.Kind.flag }.map { valueText($0, calendar: calendar) },
-                flags: flags))
-            guard let day = index(of: outcome.eventStart) else { continue }
+                day: day.map { dayTexts[$0] } ?? LocalTime.day(outcome.eventStart, calendar: calendar),
+                time: recorded, task: titles[stored.taskID] ?? stored.taskID, values: values, flags: flags))
+            guard let day else { continue }
             switch stored.taskID {
             case RecoverCarePlan.TaskID.rangeOfMotionCheck, UnscheduledMeasurements.taskID:
                 let angles = outcome.values.compactMap { value -> Angle? in
@@ -56,7 +78,7 @@ extension RecoveryReport {
                 // Only a result with a range is charted; any other stays in the table.
                 guard angles.contains(where: { $0.kind == RecoverCarePlan.Kind.range }) else { continue }
                 measurements.append(Measurement(
-                    day: day, time: LocalTime.timeOfDay(outcome.createdDate, calendar: calendar), angles: angles,
+                    day: day, time: clockTime(outcome.createdDate, in: calendar.timeZone), angles: angles,
                     flags: flags, isUnscheduled: stored.taskID == UnscheduledMeasurements.taskID))
             case RecoverCarePlan.TaskID.checkin:
                 checkIns.append(CheckIn(
@@ -82,18 +104,19 @@ extension RecoveryReport {
         }
     }
 
-    /// `09:12` when recorded on the event's day, else the local date and time, as a late entry.
-    private static func recordedText(_ outcome: Outcome, calendar: Calendar) -> String {
-        calendar.isDate(outcome.createdDate, inSameDayAs: outcome.eventStart)
-            ? LocalTime.timeOfDay(outcome.createdDate, calendar: calendar)
-            : LocalTime.format(outcome.createdDate, calendar: calendar)
+    /// `09:12`, the wall-clock time at `date` in `zone`: UTC plus the zone's offset at that
+    /// instant, the same as the calendar's hour and minute at a fraction of the cost.
+    private static func clockTime(_ date: Date, in zone: TimeZone) -> String {
+        let local = Int((date.timeIntervalSince1970 + Double(zone.secondsFromGMT(for: date))).rounded(.down))
+        let secondOfDay = (local % 86_400 + 86_400) % 86_400
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return two(secondOfDay / 3600) + ":" + two(secondOfDay % 3600 / 60)
     }
 
-    /// `range 71.2°`, `sleep 7 h`, `consent_by Ann`: the kind, the value and its units.
-    private static func valueText(_ value: OutcomeValue, calendar: Calendar) -> String {
+    /// `range 71.2°`, `sleep 7 h`, `by Ann`: the kind's label, the value and its units.
+    private static func valueText(_ value: OutcomeValue, label: String?, calendar: Calendar) -> String {
         let text = CareOutput.text(value.value, calendar: calendar)
         let units = value.units.map { $0 == RecoverCarePlan.rangeOfMotionUnits ? "°" : " " + $0 } ?? ""
-        let kind = value.kind.map { RecoveryReportPage.label(forKind: $0) + " " } ?? ""
-        return kind + text + units
+        return (label.map { $0 + " " } ?? "") + text + units
     }
 }

@@ -11,7 +11,12 @@ enum RecoveryReportPage {
     /// The page for `report`.
     static func html(_ report: RecoveryReport) -> String {
         let axis = DayAxis(days: report.days)
-        var page = """
+        // About what a day's columns and a table row take, so a long history's page is not
+        // copied again each time it outgrows its buffer.
+        let estimate: Int = 40_000 + report.days.count * 1_200 + report.outcomes.count * 220
+        var page = ""
+        page.reserveCapacity(estimate)
+        page += """
             <!DOCTYPE html>
             <html xmlns="http://www.w3.org/1999/xhtml" lang="en">
             <head>
