@@ -44,7 +44,7 @@ MAN_DATE_EPOCH := $(or $(SOURCE_DATE_EPOCH),$(shell git log -1 --format=%ct 2>/d
 DEB_DIR := .build/deb
 DEB_MAINTAINER ?= $(shell git config user.name) <$(shell git config user.email)>
 
-.PHONY: all deps apt-install build test test-kernel demo bench bench-broad release install uninstall deb clean
+.PHONY: all deps apt-install build test test-kernel demo report-demo bench bench-broad release install uninstall deb clean
 
 all: build
 
@@ -108,6 +108,44 @@ demo: build
 	step doctor --simulate; \
 	step record --simulate --seconds 12 --output "$$dir/session.csv"; \
 	step replay "$$dir/session.csv"
+
+## report-demo: a month of simulated care (check-ins, the daemon's daily then weekly measurements, missed days, one flagged and one unscheduled result) and its report in .build/report-demo: report.html, and with headless Chromium report.png and report.pdf
+REPORT_DEMO_DIR := .build/report-demo
+report-demo: build
+	$(SWIFT) build --product report-demo
+	@set -e; dir="$(REPORT_DEMO_DIR)"; rm -rf "$$dir"; mkdir -p "$$dir"; \
+	export ROMDEV_STORE="$$PWD/$$dir/care.sqlite" ROMDEV_RUNTIME_DIR="$$PWD/$$dir/run"; r="$(BIN_DIR)/romdev"; \
+	day() { date -d "$$start + $$1 days" +%F; }; \
+	start=$$(date -d "29 days ago" +%F); \
+	"$$r" init --start "$$start" --limb left; \
+	"$$r" onboard --consent-by "Demo Patient" >/dev/null; \
+	echo "check-ins: days 0-29 but 4, 11 and 17; pain easing from 7, sleep improving from 5 h"; \
+	for n in $$(seq 0 29); do \
+	  case $$n in 4|11|17) continue;; esac; \
+	  pain=$$(( 7 - n / 6 )); sleep=$$(( 5 + (n + 2) / 8 )); \
+	  "$$r" checkin --pain "$$pain" --sleep "$$sleep" --date "$$(day $$n)" >/dev/null; \
+	done; \
+	echo "measurements: the daemon on the simulator on days 0-6, 7, 21 and 28; days 3 and 14 missed; day 21 flagged"; \
+	for n in 0 1 2 4 5 6 7 28; do \
+	  "$$r" daemon --simulate --seed "$$n" --start-at "$$(day $$n)T08:59:55" --press-at 8s --exit-after 1 --time-scale 50 2>&1 \
+	    | grep "stored range" | sed "s/^<[0-9]>/  day $$n: /"; \
+	done; \
+	"$(BIN_DIR)/report-demo" "$$ROMDEV_STORE" "$$(day 21)" | sed 's/^/  /'; \
+	echo "an unscheduled measurement today (simulated, real time):"; \
+	"$$r" measure --simulate --seed 30 --unscheduled | tail -n 2 | sed 's/^/  /'; \
+	"$$r" today | tail -n 1; \
+	"$$r" report --output "$$dir/report.html"
+	@$(MAKE) --no-print-directory apt-install PACKAGES="chromium" || echo "(chromium could not be installed: no PNG or PDF)"
+	@set -e; dir="$$PWD/$(REPORT_DEMO_DIR)"; \
+	if command -v chromium >/dev/null; then \
+	  flags="--headless --no-sandbox --disable-gpu --hide-scrollbars --user-data-dir=$$dir/chromium-profile"; \
+	  chromium $$flags --window-size=980,1140 --screenshot="$$dir/report.png" "file://$$dir/report.html" 2>/dev/null; \
+	  chromium $$flags --no-pdf-header-footer --print-to-pdf="$$dir/report.pdf" "file://$$dir/report.html" 2>/dev/null; \
+	  rm -rf "$$dir/chromium-profile"; \
+	  echo "wrote $(REPORT_DEMO_DIR)/report.html, report.png and report.pdf"; \
+	else \
+	  echo "wrote $(REPORT_DEMO_DIR)/report.html (no chromium: no PNG or PDF)"; \
+	fi
 
 ## bench: figures for the store, the driver and fusion (release build)
 bench: deps

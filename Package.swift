@@ -40,6 +40,8 @@ let package = Package(
             dependencies: ["Care", "CareStorage", "Sensor", "Fusion", "Sampling", "GPIO", "LinuxSystem", "Appliance", "ServiceSupport"]),
         .executableTarget(name: "romdev", dependencies: ["RomdevCLI"]),
         .executableTarget(name: "care-store-stress", dependencies: ["CareStorage"]),
+        // `make report-demo`'s flagged result, stored as the appliance stores one.
+        .executableTarget(name: "report-demo", dependencies: ["Care", "CareStorage"]),
         .executableTarget(
             name: "romdev-bench",
             dependencies: ["Care", "CareStorage", "Sensor", "Fusion", "FusionAccuracy", "Sampling", "RomdevCLI"]),

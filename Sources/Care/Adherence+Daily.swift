@@ -49,12 +49,16 @@ extension Adherence {
         days: [Date], in interval: DateInterval, chains: [TaskVersionChain], outcomes: [Outcome], calendar: Calendar
     ) -> [Date: (events: Int, completed: Int)] {
         var counts: [Date: (events: Int, completed: Int)] = [:]
+        // Each chain joins only its own versions' outcomes; handing every chain all of them
+        // made a long history cost the number of tasks times the number of outcomes.
+        let outcomesByVersion = Dictionary(grouping: outcomes) { $0.taskUUID }
+        let ownOutcomes = chains.map { chain in chain.versions.flatMap { outcomesByVersion[$0.uuid] ?? [] } }
         let chunkDays = 31
         for first in stride(from: 0, to: days.count, by: chunkDays) {
             let chunkStart = first == 0 ? interval.start : days[first]
             let chunkEnd = first + chunkDays < days.count ? days[first + chunkDays] : interval.end
-            for chain in chains {
-                for event in chain.events(from: chunkStart, to: chunkEnd, outcomes: outcomes, calendar: calendar) {
+            for (chain, own) in zip(chains, ownOutcomes) {
+                for event in chain.events(from: chunkStart, to: chunkEnd, outcomes: own, calendar: calendar) {
                     let start = event.scheduleEvent.start
                     // An event that began in an earlier chunk was counted there.
                     guard first == 0 || start >= chunkStart else { continue }

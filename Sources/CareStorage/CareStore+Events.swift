@@ -63,13 +63,26 @@ extension CareStore {
     /// - Throws: ``CareStoreError/emptyInterval(start:end:)`` unless `start < end`,
     ///   ``CareStoreError/intervalTooLong(start:end:maximumDays:)``.
     public func fetchAdherence(from start: Date, to end: Date, taskIDs: [String] = []) throws(CareStoreError) -> [DailyAdherence] {
+        try fetchAdherenceAndOutcomes(from: start, to: end, taskIDs: taskIDs).days
+    }
+
+    /// Adherence per day as ``fetchAdherence(from:to:taskIDs:)`` computes it, with the live
+    /// outcomes of every task whose events overlap those days (ordered by event start), from one
+    /// read: a view of both over a long history would otherwise read every outcome twice.
+    ///
+    /// - Throws: ``CareStoreError/emptyInterval(start:end:)`` unless `start < end`,
+    ///   ``CareStoreError/intervalTooLong(start:end:maximumDays:)``.
+    public func fetchAdherenceAndOutcomes(
+        from start: Date, to end: Date, taskIDs: [String] = []
+    ) throws(CareStoreError) -> (days: [DailyAdherence], outcomes: [StoredOutcome]) {
         try Self.checkQueryInterval(from: start, to: end)
         let calendar = calendar
         let interval = DateInterval(start: calendar.startOfDay(for: start), end: end)
         let (chains, outcomes) = try read { db in
             (try self.chains(ids: nil, in: db), try Self.outcomes(OutcomeFilter(interval: interval), in: db))
         }
-        return Adherence.daily(
+        let days = Adherence.daily(
             in: interval, chains: chains, outcomes: outcomes.map(\.outcome), taskIDs: taskIDs, calendar: calendar)
+        return (days, outcomes.map { StoredOutcome(taskID: $0.taskID, outcome: $0.outcome) })
     }
 }

@@ -17,6 +17,7 @@ public enum Romdev {
         OutcomeCommand.command,
         AdherenceCommand.command,
         ExportCommand.command,
+        ReportCommand.command,
         DaemonCommand.command,
         .doctor,
         .record,

@@ -74,6 +74,16 @@ enum CareBench {
             print("today's query in process, 5 years (open store + onboarding + day's tasks + events + adherence, \(runs) runs):"
                 + " median \(five.query.medianText), p95 \(five.query.p95Text)")
         }
+        if let store = fiveYearStore, let romdev {
+            do {
+                let report = try timeProcess(romdev: romdev, store: store.path, arguments: ["report"], runs: 10)
+                let size = (try? FileManager.default.attributesOfItem(atPath: report.outputPath)[.size] as? Int) ?? 0
+                print("romdev report, 5 years (plan start to today, \(String(format: "%.1f", Double(size) / 1e6)) MB page), whole process"
+                    + " (\(report.wall.count) runs): \(report.text); peak RSS \(report.peakText) (target < 200 ms, < 50 MB)")
+            } catch {
+                print("romdev report not timed: \(error)")
+            }
+        }
         if let store = fiveYearStore {
             try printBreakdown(store: store, now: now)
             let inserts = try insertLatencies(store: store, now: now)
@@ -158,27 +168,36 @@ enum CareBench {
         print("  by step, 5 years, open store (medians): " + medians.map { "\($0) \($1)" }.joined(separator: ", "))
     }
 
-    /// Wall and CPU (user + system) times of a child process.
+    /// Wall and CPU (user + system) times of a child process, and its largest resident set.
     private struct ProcessTimes {
         let wall: Summary
         let cpu: Summary
+        /// The largest `ru_maxrss` of the runs, in bytes.
+        let peakResidentBytes: Int
+        /// Where the last run's standard output went.
+        let outputPath: String
 
         var text: String {
             "wall median \(wall.medianText), p95 \(wall.p95Text); CPU median \(cpu.medianText)"
         }
+
+        var peakText: String { String(format: "%.1f MB", Double(peakResidentBytes) / 1e6) }
     }
 
     /// Times `romdev today` on `store` from spawn to exit. Uses posix_spawn rather than
     /// Foundation's Process, whose own overhead (tens of milliseconds here) would swamp the figure.
-    private static func timeProcess(romdev: String, store: String, arguments: [String] = ["today"]) throws -> ProcessTimes {
+    private static func timeProcess(
+        romdev: String, store: String, arguments: [String] = ["today"], runs: Int = CareBench.runs
+    ) throws -> ProcessTimes {
         let clock = ContinuousClock()
-        let output = (store as NSString).deletingLastPathComponent + "/today.out"
+        let output = (store as NSString).deletingLastPathComponent + "/\(arguments[0]).out"
         var environment = ProcessInfo.processInfo.environment
         environment["ROMDEV_STORE"] = store
         var walls: [Duration] = []
         var cpus: [Duration] = []
+        var peak = 0
         for _ in 0..<runs {
-            var result: (status: Int32, cpu: Duration) = (-1, .zero)
+            var result: (status: Int32, cpu: Duration, maxRSS: Int) = (-1, .zero, 0)
             let wall = clock.measure { result = spawnAndWait(romdev, arguments, environment: environment, stdout: output) }
             let printed = (try? FileManager.default.attributesOfItem(atPath: output)[.size] as? Int) ?? 0
             guard result.status == 0, printed > 0 else {
@@ -187,16 +206,18 @@ enum CareBench {
             }
             walls.append(wall)
             cpus.append(result.cpu)
+            peak = max(peak, result.maxRSS)
         }
-        return ProcessTimes(wall: Summary(walls), cpu: Summary(cpus))
+        return ProcessTimes(wall: Summary(walls), cpu: Summary(cpus), peakResidentBytes: peak, outputPath: output)
     }
 
     /// Runs `path` with `arguments`, stdout to the file `stdout`, stderr to /dev/null. Returns the
-    /// raw wait status (0 for a clean exit 0; -1 when it could not be started) and the child's
-    /// CPU time, which unlike wall time does not count waiting for a busy machine's CPUs.
+    /// raw wait status (0 for a clean exit 0; -1 when it could not be started), the child's
+    /// CPU time, which unlike wall time does not count waiting for a busy machine's CPUs, and its
+    /// peak resident set in bytes (`ru_maxrss`, which Linux counts in kilobytes).
     private static func spawnAndWait(
         _ path: String, _ arguments: [String], environment: [String: String], stdout: String
-    ) -> (status: Int32, cpu: Duration) {
+    ) -> (status: Int32, cpu: Duration, maxRSS: Int) {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -206,12 +227,12 @@ enum CareBench {
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { (argv + envp).forEach { free($0) } }
         var pid: pid_t = 0
-        guard posix_spawn(&pid, path, &actions, nil, argv, envp) == 0 else { return (-1, .zero) }
+        guard posix_spawn(&pid, path, &actions, nil, argv, envp) == 0 else { return (-1, .zero, 0) }
         var status: Int32 = 0
         var usage = rusage()
         while wait4(pid, &status, 0, &usage) == -1 && errno == EINTR {}
         func duration(_ time: timeval) -> Duration { .seconds(time.tv_sec) + .microseconds(time.tv_usec) }
-        return (status, duration(usage.ru_utime) + duration(usage.ru_stime))
+        return (status, duration(usage.ru_utime) + duration(usage.ru_stime), usage.ru_maxrss * 1024)
     }
 
     /// One outcome per transaction, on the extra tasks' events after `now` (the history has all

@@ -9,7 +9,7 @@ struct ExportCommand: CommandAction, Hashable {
     static let output = Option.value("output", valueName: "file", help: "Write to this file, atomically; it may replace a regular file only (default, or -: standard output).")
     static let to = Option.value(
         "to", valueName: "dir",
-        help: "Write both formats as new files in this directory, e.g. a USB stick, and tell a running daemon.")
+        help: "Write both formats and the report as new files in this directory, e.g. a USB stick, and tell a running daemon.")
 
     static let command = Command(
         name: "export", abstract: "Export every outcome as CSV or JSON.",
@@ -22,7 +22,8 @@ struct ExportCommand: CommandAction, Hashable {
             Times are ISO 8601 with the offset of the store's time zone. Deleted outcomes
             are left out.
 
-            --to DIR writes romdev-<device id>-<UTC time>.csv and .json into DIR, each
+            --to DIR writes romdev-<device id>-<UTC time>.csv, .json and .html (the page of
+            'romdev report', the whole plan) into DIR, each
             complete or not at all, never replacing a file (a second export in the same
             second gets a -2 suffix); then, when the romdev daemon runs, it tells the daemon,
             which signals that the export is done.
@@ -68,6 +69,7 @@ struct ExportCommand: CommandAction, Hashable {
             ]).rendered()
         }
         let csv = { OutcomeTable.csv(outcomes, deviceID: metadata.deviceID, calendar: calendar) }
+        let now = context.now()
         switch destination {
         case .standardOutput(let asJSON):
             context.output.writeData(asJSON ? json() : csv())
@@ -75,12 +77,14 @@ struct ExportCommand: CommandAction, Hashable {
             try attempt("could not write \(path)") { try AtomicFile.write(asJSON ? json() : csv(), to: path) }
             context.output.line("Exported \(outcomes.count) outcomes to \(path).")
         case .directory(let directory):
-            let baseName = Self.baseName(deviceID: metadata.deviceID, at: context.now())
+            let baseName = Self.baseName(deviceID: metadata.deviceID, at: now)
+            let window = try ReportCommand.window(from: nil, to: nil, store: careStore, now: now, doing: "could not export the report")
             let names = try attempt("could not export to \(directory)") {
-                try AtomicFile.createNew([("csv", csv()), ("json", json())], in: directory, baseName: baseName)
+                let report = try ReportCommand.page(of: careStore, window: window, now: now)
+                return try AtomicFile.createNew([("csv", csv()), ("json", json()), ("html", report)], in: directory, baseName: baseName)
             }
             let paths = names.map { (directory.hasSuffix("/") ? directory : directory + "/") + $0 }
-            context.output.line("Exported \(outcomes.count) outcomes to \(paths.joined(separator: " and ")).")
+            context.output.line("Exported \(outcomes.count) outcomes to \(paths.dropLast().joined(separator: ", ")) and \(paths.last ?? "").")
             tellDaemon(files: names, in: context)
         }
     }

@@ -14,7 +14,8 @@ struct TodayCommand: CommandAction, Hashable {
             excludesTasksWithNoEvents), each event's occurrence, window and outcome, and the
             day's adherence: the share of events with an outcome among tasks that impact
             adherence, as a fraction and a bar. Until onboarding is done only onboarding is
-            shown; afterwards onboarding is left out.
+            shown; afterwards onboarding is left out. Then the range-of-motion trend up to that
+            day: the first and last of the latest five clean measurements, scheduled or not.
             """,
         options: [date, json] + StoreOptions.options,
         make: { try TodayCommand($0) })
@@ -91,6 +92,9 @@ struct TodayCommand: CommandAction, Hashable {
         }
         out.line()
         out.line("Adherence: " + CareOutput.text(adherence))
+        if let trend = try attempt(what, { try RangeOfMotionGlance.line(store: careStore, before: interval.end) }) {
+            out.line(trend)
+        }
         if !onboardingDone { out.line("Next: romdev onboard --consent-by NAME") }
     }
 }

@@ -33,12 +33,23 @@ public final class TextOutput {
 
     /// The process's standard output.
     public static var standardOutput: TextOutput {
-        TextOutput { FileHandle.standardOutput.write(Data($0.utf8)) }
+        TextOutput(writing: .standardOutput)
     }
 
     /// The process's standard error.
     public static var standardError: TextOutput {
-        TextOutput { FileHandle.standardError.write(Data($0.utf8)) }
+        TextOutput(writing: .standardError)
+    }
+
+    /// Output to `handle`, handing it the string's own bytes: a page of megabytes is not copied.
+    private convenience init(writing handle: FileHandle) {
+        self.init { text in
+            var text = text
+            text.withUTF8 { bytes in
+                guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
+                handle.write(Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: bytes.count, deallocator: .none))
+            }
+        }
     }
 }
 

@@ -114,16 +114,21 @@ enum AtomicFile {
         var complete = false
         defer { if !complete { unlink(temporary) } }
         defer { close(fd) }
-        let bytes = Array(contents.utf8)
-        var written = 0
-        while written < bytes.count {
-            let result = bytes[written...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-            if result < 0 {
-                if errno == EINTR { continue }
-                throw WriteError(operation: "write", path: temporary, errno: errno)
+        // The string's own bytes: a page of megabytes is not copied.
+        var contents = contents
+        let failure: Int32? = contents.withUTF8 { bytes in
+            var written = 0
+            while written < bytes.count {
+                let result = Glibc.write(fd, bytes.baseAddress! + written, bytes.count - written)
+                if result < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                written += result
             }
-            written += result
+            return nil
         }
+        if let failure { throw WriteError(operation: "write", path: temporary, errno: failure) }
         // Readable like a file created with the usual umask, not mkstemp's 0600.
         let mask = umask(0)
         umask(mask)

@@ -25,10 +25,12 @@ import Testing
 
     @Test func writesBothFormatsNamedByDeviceAndUTCTime() throws {
         let (romdev, stick, base) = try exported()
-        #expect(try romdev.run(["export", "--to", stick]) == "Exported 2 outcomes to \(stick)/\(base).csv and \(stick)/\(base).json.\n")
-        #expect(try listing(stick) == [base + ".csv", base + ".json"], "no temporary file is left")
+        #expect(try romdev.run(["export", "--to", stick])
+            == "Exported 2 outcomes to \(stick)/\(base).csv, \(stick)/\(base).json and \(stick)/\(base).html.\n")
+        #expect(try listing(stick) == [base + ".csv", base + ".html", base + ".json"], "no temporary file is left")
         #expect(try contents(stick + "/" + base + ".csv") == (try romdev.run(["export", "--format", "csv"])))
         #expect(try contents(stick + "/" + base + ".json") == (try romdev.run(["export", "--format", "json"])))
+        #expect(try contents(stick + "/" + base + ".html") == (try romdev.run(["report", "--output", "-"])))
     }
 
     @Test func repeatedExportsGetNewNamesAndKeepEarlierFiles() throws {
@@ -36,9 +38,9 @@ import Testing
         try romdev.run(["export", "--to", stick])
         let first = try contents(stick + "/" + base + ".csv")
         try romdev.run(["checkin", "--pain", "2", "--sleep", "8", "--date", "2026-06-08"])
-        #expect(try romdev.run(["export", "--to", stick + "/"]).contains("\(stick)/\(base)-2.csv and \(stick)/\(base)-2.json"))
+        #expect(try romdev.run(["export", "--to", stick + "/"]).contains("\(stick)/\(base)-2.csv, \(stick)/\(base)-2.json and \(stick)/\(base)-2.html"))
         try romdev.run(["export", "--to", stick])
-        #expect(try listing(stick) == [base, base + "-2", base + "-3"].flatMap { [$0 + ".csv", $0 + ".json"] }.sorted())
+        #expect(try listing(stick) == [base, base + "-2", base + "-3"].flatMap { [$0 + ".csv", $0 + ".json", $0 + ".html"] }.sorted())
         #expect(try contents(stick + "/" + base + ".csv") == first)
         #expect(try contents(stick + "/" + base + "-2.csv") != first)
     }
@@ -47,7 +49,7 @@ import Testing
         let (romdev, stick, base) = try exported()
         try "mine".write(toFile: stick + "/" + base + ".json", atomically: false, encoding: .utf8)
         try romdev.run(["export", "--to", stick])
-        #expect(try listing(stick) == [base + "-2.csv", base + "-2.json", base + ".json"], "both formats share one name")
+        #expect(try listing(stick) == [base + "-2.csv", base + "-2.html", base + "-2.json", base + ".json"], "the files share one name")
         #expect(try contents(stick + "/" + base + ".json") == "mine")
     }
 
@@ -77,7 +79,7 @@ import Testing
         for (name, texts) in seen.withLock({ $0 }) {
             #expect(texts == [try contents(stick + "/" + name)], "\(name) was seen incomplete")
         }
-        #expect(try listing(stick) == [base + ".csv", base + ".json"])
+        #expect(try listing(stick) == [base + ".csv", base + ".html", base + ".json"])
     }
 
     @Test func unusableDirectoryFailsWithItsName() throws {
@@ -96,7 +98,7 @@ import Testing
         let (romdev, stick, base) = try exported()
         let daemon = try FakeDaemon(runtimeDirectory: romdev.runtimeDirectory) { _ in .ok("export cue") }
         let output = try romdev.run(["export", "--to", stick])
-        #expect(daemon.stop() == [.exportDone(files: [base + ".csv", base + ".json"])])
+        #expect(daemon.stop() == [.exportDone(files: [base + ".csv", base + ".json", base + ".html"])])
         #expect(!output.contains("Note:"))
     }
 
@@ -106,7 +108,7 @@ import Testing
         let output = try romdev.run(["export", "--to", stick])
         _ = daemon.stop()
         #expect(output.hasSuffix("Note: the daemon did not confirm the export: a measurement is running\n"))
-        #expect(try listing(stick) == [base + ".csv", base + ".json"])
+        #expect(try listing(stick) == [base + ".csv", base + ".html", base + ".json"])
     }
 
     @Test func toExcludesFormatAndOutput() {

@@ -52,6 +52,8 @@ enum FuzzArguments {
         (["checkin", "--pain", "5", "--sleep", "7", "--date", nil], .date),
         (["export", "--format", "csv", "--output", nil], .outputPath),
         (["export", "--to", nil], .directoryPath),
+        (["report", "--output", nil], .outputPath),
+        (["report", "--from", nil, "--to", "2026-06-09"], .date),
         (["replay", "rec.csv", "--trace", nil], .outputPath),
         (["record", "--simulate", "--seconds", "1", "--output", nil], .outputPath),
         (["today", "--store", nil], .storePath),
