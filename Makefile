@@ -44,7 +44,7 @@ MAN_DATE_EPOCH := $(or $(SOURCE_DATE_EPOCH),$(shell git log -1 --format=%ct 2>/d
 DEB_DIR := .build/deb
 DEB_MAINTAINER ?= $(shell git config user.name) <$(shell git config user.email)>
 
-.PHONY: all deps apt-install build test test-kernel demo bench bench-broad release install uninstall deb clean
+.PHONY: all deps apt-install build test test-kernel check-debian-swift demo bench bench-broad release install uninstall deb clean
 
 all: build
 
@@ -84,6 +84,19 @@ test-kernel: deps
 	[ -n "$$suites" ] || { echo "error: $$bundle lists no KernelTests" >&2; exit 1; }; \
 	echo "$(KERNEL_GUEST) $$bundle $$suites"; \
 	$(KERNEL_GUEST) "$$bundle" "$$suites"
+
+## check-debian-swift: builds and runs every test with Debian trixie's Swift (6.0.3, the oldest the
+## manifest allows) in a trixie root made once with debootstrap in .build/debian-trixie (root only)
+DEBIAN_ROOT_TOOL := packaging/debian-root
+DEBIAN_SWIFT_ROOT := .build/debian-trixie/$(shell dpkg --print-architecture)
+DEBIAN_SWIFT_PACKAGES := swiftlang pkg-config libsqlite3-dev libi2c-dev libgpiod-dev make groff-base mandoc
+check-debian-swift:
+	@$(MAKE) --no-print-directory apt-install PACKAGES="debootstrap wget"
+	$(DEBIAN_ROOT_TOOL) ensure $(DEBIAN_SWIFT_ROOT) trixie $(shell dpkg --print-architecture) $(DEBIAN_SWIFT_PACKAGES)
+	@# The checkout is read-only at /src; the build stays in the root, so later runs are incremental.
+	$(DEBIAN_ROOT_TOOL) run $(DEBIAN_SWIFT_ROOT) . /bin/sh -ec 'cd /src; swift --version; \
+	  swift build --build-tests --scratch-path /var/cache/romdev-build; \
+	  swift test --skip-build --scratch-path /var/cache/romdev-build'
 
 ## demo: the whole device on the simulator in a throwaway directory: the care plan (init, onboard, check-in), the daemon on a range-of-motion day (reminder chime, a scripted press, the guided session, the stored result), today's feed and export, the sensor checks
 demo: build

@@ -48,7 +48,7 @@ import Testing
     @Test func seedingRefusesAPlanIDTakenByHand() throws {
         try store.addTask(try fixture.dailyTask("checkin", start: Date(timeIntervalSince1970: 1_780_000_000)))
         let before = try fixture.dump()
-        #expect { try seed() } throws: { if case CareStoreError.duplicateTaskID("checkin") = $0 { true } else { false } }
+        #expect { try seed() } throws: { if case .duplicateTaskID("checkin")? = $0 as? CareStoreError { true } else { false } }
         #expect(try fixture.dump() == before)
     }
 
@@ -70,7 +70,7 @@ import Testing
         let onboarding = try firstEvent("onboarding")
         let before = try fixture.dump()
         #expect { try store.addOutcome(outcome(for: checkin), now: checkin.scheduleEvent.start) } throws: {
-            if case CareStoreError.onboardingRequired(taskID: "checkin") = $0 { true } else { false }
+            if case .onboardingRequired(taskID: "checkin")? = $0 as? CareStoreError { true } else { false }
         }
         // A batch that records onboarding after the check-in fails whole.
         #expect(throws: CareStoreError.self) {
@@ -92,7 +92,7 @@ import Testing
                                 now: onboarding.scheduleEvent.start)
         let rom = try firstEvent("rangeOfMotionCheck")
         #expect { try store.addOutcome(outcome(for: rom), now: rom.scheduleEvent.start) } throws: {
-            if case CareStoreError.onboardingRequired(taskID: "rangeOfMotionCheck") = $0 { true } else { false }
+            if case .onboardingRequired(taskID: "rangeOfMotionCheck")? = $0 as? CareStoreError { true } else { false }
         }
     }
 

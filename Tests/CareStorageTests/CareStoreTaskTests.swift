@@ -29,7 +29,7 @@ import Testing
         try store.addTask(try fixture.dailyTask("checkin", start: fixture.date(2026, 3, 1)))
         let before = try fixture.dump()
         #expect { try store.addTask(try fixture.dailyTask("checkin", start: fixture.date(2026, 4, 1))) } throws: {
-            guard case CareStoreError.duplicateTaskID("checkin") = $0 else { return false }
+            guard case .duplicateTaskID("checkin")? = $0 as? CareStoreError else { return false }
             return true
         }
         #expect(try fixture.dump() == before)
@@ -80,7 +80,7 @@ import Testing
         proposed.effectiveDate = fixture.date(2026, 3, 3, 9)  // the start of the event with an outcome
         let before = try fixture.dump()
         #expect { try store.updateTask(proposed, now: fixture.date(2026, 3, 3, 10)) } throws: {
-            guard case CareStoreError.care(.updateWouldOrphanOutcomes(taskID: "checkin", _, let latest)) = $0 else { return false }
+            guard case .care(.updateWouldOrphanOutcomes(taskID: "checkin", _, let latest))? = $0 as? CareStoreError else { return false }
             return latest == fixture.date(2026, 3, 3, 9)
         }
         #expect(try fixture.dump() == before)
@@ -90,7 +90,7 @@ import Testing
 
     @Test func refusesUpdatingAnUnknownTask() throws {
         #expect { try store.updateTask(try fixture.dailyTask("nope", start: fixture.date(2026, 3, 1)), now: fixture.date(2026, 3, 1)) }
-            throws: { if case CareStoreError.unknownTask(id: "nope") = $0 { true } else { false } }
+            throws: { if case .unknownTask(id: "nope")? = $0 as? CareStoreError { true } else { false } }
     }
 
     @Test func deleteAppendsATombstoneThatHidesTheTask() throws {
@@ -103,10 +103,10 @@ import Testing
         #expect(try store.fetchTasks(TaskQuery(forDayContaining: fixture.date(2026, 3, 6), calendar: fixture.calendar)).isEmpty)
         let before = try fixture.dump()
         #expect { try store.deleteTask(id: "checkin", now: fixture.date(2026, 3, 6)) } throws: {
-            if case CareStoreError.care(.taskDeleted("checkin")) = $0 { true } else { false }
+            if case .care(.taskDeleted("checkin"))? = $0 as? CareStoreError { true } else { false }
         }
         #expect { try store.updateTask(task, now: fixture.date(2026, 3, 6)) } throws: {
-            if case CareStoreError.care(.taskDeleted("checkin")) = $0 { true } else { false }
+            if case .care(.taskDeleted("checkin"))? = $0 as? CareStoreError { true } else { false }
         }
         #expect(try fixture.dump() == before)
     }
