@@ -38,13 +38,21 @@ TMPFILESDIR ?= $(SYSTEM_LIBDIR)/tmpfiles.d
 # do for trying the layout, e.g. ROMDEV_BIN=.build/debug/romdev.
 ROMDEV_BIN ?=
 STRIP ?= strip
+# As Debian's dh_strip does: symbols not needed for relocation, and the compilers' comments.
+STRIP_FLAGS := --strip-unneeded --remove-section=.comment --remove-section=.note
 # The manual page's date: SOURCE_DATE_EPOCH, else the last commit's, so that the same sources
 # give the same page.
 MAN_DATE_EPOCH := $(or $(SOURCE_DATE_EPOCH),$(shell git log -1 --format=%ct 2>/dev/null))
 DEB_DIR := .build/deb
+ROMDEV_VERSION := $(shell sed -n 's/.*static let version = "\(.*\)"/\1/p' Sources/RomdevCLI/Romdev.swift)
+# The packages' Debian revision: romdev 0.1.0 packaged the first time is 0.1.0-1.
+DEB_REVISION ?= 1
+DEB_VERSION := $(ROMDEV_VERSION)-$(DEB_REVISION)
+# The release the host package is for (its libgpiod: bookworm's v1, trixie's v2).
+HOST_DISTRIBUTION := $(shell . /etc/os-release && echo $$VERSION_CODENAME)
 DEB_MAINTAINER ?= $(shell git config user.name) <$(shell git config user.email)>
 
-.PHONY: all deps apt-install build test test-kernel check-debian-swift demo bench bench-broad release install uninstall deb clean
+.PHONY: all deps apt-install build test test-kernel check-debian-swift demo bench bench-broad release install uninstall deb lint-deb clean
 
 all: build
 
@@ -159,8 +167,11 @@ bench-broad: deps
 	"$(RELEASE_BIN_DIR)/romdev-bench" broad "$(BROAD_OUT)"
 
 ## release: the board build, with the Swift runtime linked in (only the system's C libraries stay shared)
+# Bound at load time (BIND_NOW), so the relocations are read-only from the start, as Debian's
+# hardening flags make C programs.
+RELEASE_LINK_FLAGS := -Xlinker -z -Xlinker now
 release: deps
-	$(SWIFT) build -c release --static-swift-stdlib --product romdev
+	$(SWIFT) build -c release --static-swift-stdlib $(RELEASE_LINK_FLAGS) --product romdev
 
 ## install: PREFIX=/usr/local DESTDIR= [ROMDEV_BIN=path]: the binary, romdev(8), units, udev rules, sysusers, config
 install: $(if $(ROMDEV_BIN),,release)
@@ -170,7 +181,7 @@ install: $(if $(ROMDEV_BIN),,release)
 	install -d "$$d$(BINDIR)" "$$d$(MANDIR)/man8" "$$d$(UNITDIR)" "$$d$(UDEVRULESDIR)" \
 	  "$$d$(SYSUSERSDIR)" "$$d$(TMPFILESDIR)" "$$d$(SYSCONFDIR)/romdev"; \
 	install -m 0755 "$$bin" "$$d$(BINDIR)/romdev"; \
-	if [ -n "$(STRIP)" ]; then $(STRIP) --strip-unneeded "$$d$(BINDIR)/romdev"; fi; \
+	if [ -n "$(STRIP)" ]; then $(STRIP) $(STRIP_FLAGS) "$$d$(BINDIR)/romdev"; fi; \
 	$(if $(MAN_DATE_EPOCH),SOURCE_DATE_EPOCH=$(MAN_DATE_EPOCH)) "$$bin" help --man | gzip -9n > "$$d$(MANDIR)/man8/romdev.8.gz"; \
 	for unit in systemd/*.service; do \
 	  sed 's|/usr/bin/romdev\b|$(BINDIR)/romdev|g' "$$unit" > "$$d$(UNITDIR)/$${unit#systemd/}"; \
@@ -200,28 +211,20 @@ uninstall:
 	  $(patsubst udev/%,"$(DESTDIR)$(UDEVRULESDIR)/%",$(wildcard udev/*.rules)) \
 	  "$(DESTDIR)$(SYSUSERSDIR)/romdev.conf" "$(DESTDIR)$(TMPFILESDIR)/romdev.conf"
 
-## deb: a Debian package of the release build in .build/deb (dependencies from the binary's shared libraries)
-deb: release
+## deb: [ROMDEV_BIN=path] a Debian package of the release build (or of ROMDEV_BIN, without building) in .build/deb, for this machine's release and architecture
+deb: $(if $(ROMDEV_BIN),,release)
 	@$(MAKE) --no-print-directory apt-install PACKAGES="dpkg-dev"
-	@set -euo pipefail; \
-	root="$(DEB_DIR)/root"; bin="$(RELEASE_BIN_DIR)/romdev"; \
-	rm -rf "$$root" "$(DEB_DIR)/shlibs"; mkdir -p "$$root/DEBIAN" "$(DEB_DIR)/shlibs/debian"; \
-	$(MAKE) --no-print-directory install PREFIX=/usr DESTDIR="$$root" ROMDEV_BIN="$$bin" SYSCONFDIR=/etc; \
-	[ -e "$$root/etc/romdev/romdev.conf" ] && echo /etc/romdev/romdev.conf > "$$root/DEBIAN/conffiles"; \
-	for script in postinst prerm postrm; do install -m 0755 "systemd/romdev.$$script" "$$root/DEBIAN/$$script"; done; \
-	printf 'Source: romdev\n\nPackage: romdev\nArchitecture: any\n' > "$(DEB_DIR)/shlibs/debian/control"; \
-	shlibs=$$(cd "$(DEB_DIR)/shlibs" && dpkg-shlibdeps -O -e"$(CURDIR)/$$root/usr/bin/romdev" | sed -n 's/^shlibs:Depends=//p'); \
-	version=$$("$$bin" --version); arch=$$(dpkg --print-architecture); \
-	{ echo "Package: romdev"; echo "Version: $$version"; echo "Architecture: $$arch"; \
-	  echo "Maintainer: $(DEB_MAINTAINER)"; \
-	  echo "Installed-Size: $$(du -sk --exclude=DEBIAN "$$root" | cut -f1)"; \
-	  echo "Depends: $$shlibs, systemd"; echo "Section: misc"; echo "Priority: optional"; \
-	  echo "Description: knee range-of-motion appliance (daemon and command line)"; \
-	  echo " Measures a patient's knee range of motion at home with an MPU-6050 on I2C,"; \
-	  echo " a button, an LED and a buzzer on GPIO, and keeps a CareKit-style care plan"; \
-	  echo " in SQLite."; \
-	} > "$$root/DEBIAN/control"; \
-	dpkg-deb --build --root-owner-group "$$root" "$(DEB_DIR)/romdev_$${version}_$${arch}.deb"
+	@set -euo pipefail; arch=$$(dpkg --print-architecture); root="$(DEB_DIR)/root-$$arch"; \
+	rm -rf "$$root"; \
+	$(MAKE) --no-print-directory install PREFIX=/usr DESTDIR="$$root" SYSCONFDIR=/etc \
+	  ROMDEV_BIN="$(or $(ROMDEV_BIN),$(RELEASE_BIN_DIR)/romdev)"; \
+	SOURCE_DATE_EPOCH=$(MAN_DATE_EPOCH) DEB_MAINTAINER="$(DEB_MAINTAINER)" \
+	  packaging/build-deb "$$root" "$$arch" $(DEB_VERSION) $(HOST_DISTRIBUTION) $(DEB_DIR)
+
+## lint-deb: make deb, then lintian (installed when missing) on it and on an arm64 package already built; fails on errors and warnings
+lint-deb: deb
+	@$(MAKE) --no-print-directory apt-install PACKAGES="lintian"
+	lintian --fail-on error,warning --display-info $(DEB_DIR)/romdev_$(DEB_VERSION)_*.deb
 
 clean:
 	rm -rf .build
