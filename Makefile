@@ -37,6 +37,9 @@ TMPFILESDIR ?= $(SYSTEM_LIBDIR)/tmpfiles.d
 # The romdev to install; empty = the static release build (make release). Any built romdev will
 # do for trying the layout, e.g. ROMDEV_BIN=.build/debug/romdev.
 ROMDEV_BIN ?=
+# A romdev that runs here, built from the same sources, to write the manual page and the default
+# configuration when ROMDEV_BIN is for another architecture; empty = ROMDEV_BIN.
+ROMDEV_RUN ?=
 STRIP ?= strip
 # As Debian's dh_strip does: symbols not needed for relocation, and the compilers' comments.
 STRIP_FLAGS := --strip-unneeded --remove-section=.comment --remove-section=.note
@@ -52,7 +55,7 @@ DEB_VERSION := $(ROMDEV_VERSION)-$(DEB_REVISION)
 HOST_DISTRIBUTION := $(shell . /etc/os-release && echo $$VERSION_CODENAME)
 DEB_MAINTAINER ?= $(shell git config user.name) <$(shell git config user.email)>
 
-.PHONY: all deps apt-install build test test-kernel check-debian-swift demo bench bench-broad release install uninstall deb lint-deb clean
+.PHONY: all deps apt-install build test test-kernel check-debian-swift demo bench bench-broad release install uninstall deb deb-arm64 check-deb-arm64 lint-deb clean
 
 all: build
 
@@ -176,13 +179,14 @@ release: deps
 ## install: PREFIX=/usr/local DESTDIR= [ROMDEV_BIN=path]: the binary, romdev(8), units, udev rules, sysusers, config
 install: $(if $(ROMDEV_BIN),,release)
 	@set -euo pipefail; \
-	bin="$(or $(ROMDEV_BIN),$(RELEASE_BIN_DIR)/romdev)"; d="$(DESTDIR)"; \
+	bin="$(or $(ROMDEV_BIN),$(RELEASE_BIN_DIR)/romdev)"; run="$(or $(ROMDEV_RUN),$$bin)"; d="$(DESTDIR)"; \
 	[ -x "$$bin" ] || { echo "error: $$bin is not an executable romdev" >&2; exit 1; }; \
+	[ -x "$$run" ] || { echo "error: $$run is not an executable romdev" >&2; exit 1; }; \
 	install -d "$$d$(BINDIR)" "$$d$(MANDIR)/man8" "$$d$(UNITDIR)" "$$d$(UDEVRULESDIR)" \
 	  "$$d$(SYSUSERSDIR)" "$$d$(TMPFILESDIR)" "$$d$(SYSCONFDIR)/romdev"; \
 	install -m 0755 "$$bin" "$$d$(BINDIR)/romdev"; \
 	if [ -n "$(STRIP)" ]; then $(STRIP) $(STRIP_FLAGS) "$$d$(BINDIR)/romdev"; fi; \
-	$(if $(MAN_DATE_EPOCH),SOURCE_DATE_EPOCH=$(MAN_DATE_EPOCH)) "$$bin" help --man | gzip -9n > "$$d$(MANDIR)/man8/romdev.8.gz"; \
+	$(if $(MAN_DATE_EPOCH),SOURCE_DATE_EPOCH=$(MAN_DATE_EPOCH)) "$$run" help --man | gzip -9n > "$$d$(MANDIR)/man8/romdev.8.gz"; \
 	for unit in systemd/*.service; do \
 	  sed 's|/usr/bin/romdev\b|$(BINDIR)/romdev|g' "$$unit" > "$$d$(UNITDIR)/$${unit#systemd/}"; \
 	  chmod 0644 "$$d$(UNITDIR)/$${unit#systemd/}"; \
@@ -194,7 +198,7 @@ install: $(if $(ROMDEV_BIN),,release)
 	if [ -e "$$conf" ]; then \
 	  echo "kept $$conf (compare with 'romdev daemon --print-config')"; \
 	else \
-	  "$$bin" daemon --print-config > "$$conf.tmp" || { rm -f "$$conf.tmp"; exit 1; }; \
+	  "$$run" daemon --print-config > "$$conf.tmp" || { rm -f "$$conf.tmp"; exit 1; }; \
 	  chmod 0644 "$$conf.tmp"; mv "$$conf.tmp" "$$conf"; \
 	fi; \
 	echo "installed romdev in $$d$(PREFIX) (units $(UNITDIR), udev rules $(UDEVRULESDIR))"; \
@@ -220,6 +224,35 @@ deb: $(if $(ROMDEV_BIN),,release)
 	  ROMDEV_BIN="$(or $(ROMDEV_BIN),$(RELEASE_BIN_DIR)/romdev)"; \
 	SOURCE_DATE_EPOCH=$(MAN_DATE_EPOCH) DEB_MAINTAINER="$(DEB_MAINTAINER)" \
 	  packaging/build-deb "$$root" "$$arch" $(DEB_VERSION) $(HOST_DISTRIBUTION) $(DEB_DIR)
+
+## deb-arm64: romdev_<version>_arm64.deb for Debian 13 trixie / Raspberry Pi OS trixie (libgpiod v2), cross-built here with Debian's Swift in the root of check-debian-swift (root only)
+ARM64_OUT := /var/cache/romdev-arm64/out
+deb-arm64: build
+	@$(MAKE) --no-print-directory apt-install PACKAGES="debootstrap wget dpkg-dev"
+	$(DEBIAN_ROOT_TOOL) ensure $(DEBIAN_SWIFT_ROOT) trixie $(shell dpkg --print-architecture) $(DEBIAN_SWIFT_PACKAGES) binutils-aarch64-linux-gnu
+	$(DEBIAN_ROOT_TOOL) run $(DEBIAN_SWIFT_ROOT) . /src/packaging/cross-arm64 build $(ARM64_OUT)
+	@set -euo pipefail; root="$(DEB_DIR)/root-arm64"; controls="$(CURDIR)/$(DEBIAN_SWIFT_ROOT)/var/cache/romdev-arm64/controls"; \
+	rm -rf "$$root"; \
+	$(MAKE) --no-print-directory install PREFIX=/usr DESTDIR="$$root" SYSCONFDIR=/etc STRIP= \
+	  UNITDIR=/usr/lib/systemd/system UDEVRULESDIR=/usr/lib/udev/rules.d \
+	  ROMDEV_BIN="$(DEBIAN_SWIFT_ROOT)$(ARM64_OUT)/romdev" ROMDEV_RUN="$(BIN_DIR)/romdev"; \
+	SOURCE_DATE_EPOCH=$(MAN_DATE_EPOCH) DEB_MAINTAINER="$(DEB_MAINTAINER)" \
+	  packaging/build-deb "$$root" arm64 $(DEB_VERSION) trixie $(DEB_DIR) $$(for d in "$$controls"/*; do printf -- '-S%s ' "$$d"; done)
+
+## check-deb-arm64: installs the arm64 package with apt in an arm64 trixie root (.build/debian-trixie/arm64, programs run by qemu-user) and runs romdev there: --version, init, today, doctor --simulate, onboard, checkin, a simulated daemon measurement (root only)
+ARM64_CHECK_ROOT := .build/debian-trixie/arm64
+check-deb-arm64:
+	@[ -e "$(DEB_DIR)/romdev_$(DEB_VERSION)_arm64.deb" ] || { echo "error: no $(DEB_DIR)/romdev_$(DEB_VERSION)_arm64.deb (make deb-arm64)" >&2; exit 1; }
+	@$(MAKE) --no-print-directory apt-install PACKAGES="debootstrap wget qemu-user-static binfmt-support"
+	$(DEBIAN_ROOT_TOOL) ensure $(ARM64_CHECK_ROOT) trixie arm64
+	$(DEBIAN_ROOT_TOOL) run $(ARM64_CHECK_ROOT) $(DEB_DIR) /bin/sh -ec '\
+	  apt-get update -qq; DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends /src/romdev_$(DEB_VERSION)_arm64.deb >/dev/null; \
+	  echo "$$(uname -m): $$(dpkg-query -W -f="\$${Package} \$${Version} \$${Architecture}" romdev), user $$(id -u romdev):$$(id -g romdev)"; \
+	  dir=$$(mktemp -d); export ROMDEV_STORE=$$dir/care.sqlite ROMDEV_RUNTIME_DIR=$$dir/run; set -x; \
+	  romdev --version; romdev init --start $$(date +%F); romdev today; romdev doctor --simulate; \
+	  romdev onboard --consent-by "Check Patient"; romdev checkin --pain 3 --sleep 7; \
+	  romdev daemon --simulate --start-at "$$(date -d tomorrow +%F)T08:59:55" --press-at 8s --exit-after 1; \
+	  romdev today --date $$(date -d tomorrow +%F)'
 
 ## lint-deb: make deb, then lintian (installed when missing) on it and on an arm64 package already built; fails on errors and warnings
 lint-deb: deb
