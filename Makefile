@@ -37,14 +37,25 @@ TMPFILESDIR ?= $(SYSTEM_LIBDIR)/tmpfiles.d
 # The romdev to install; empty = the static release build (make release). Any built romdev will
 # do for trying the layout, e.g. ROMDEV_BIN=.build/debug/romdev.
 ROMDEV_BIN ?=
+# A romdev that runs here, built from the same sources, to write the manual page and the default
+# configuration when ROMDEV_BIN is for another architecture; empty = ROMDEV_BIN.
+ROMDEV_RUN ?=
 STRIP ?= strip
+# As Debian's dh_strip does: symbols not needed for relocation, and the compilers' comments.
+STRIP_FLAGS := --strip-unneeded --remove-section=.comment --remove-section=.note
 # The manual page's date: SOURCE_DATE_EPOCH, else the last commit's, so that the same sources
 # give the same page.
 MAN_DATE_EPOCH := $(or $(SOURCE_DATE_EPOCH),$(shell git log -1 --format=%ct 2>/dev/null))
 DEB_DIR := .build/deb
+ROMDEV_VERSION := $(shell sed -n 's/.*static let version = "\(.*\)"/\1/p' Sources/RomdevCLI/Romdev.swift)
+# The packages' Debian revision: romdev 0.1.0 packaged the first time is 0.1.0-1.
+DEB_REVISION ?= 1
+DEB_VERSION := $(ROMDEV_VERSION)-$(DEB_REVISION)
+# The release the host package is for (its libgpiod: bookworm's v1, trixie's v2).
+HOST_DISTRIBUTION := $(shell . /etc/os-release && echo $$VERSION_CODENAME)
 DEB_MAINTAINER ?= $(shell git config user.name) <$(shell git config user.email)>
 
-.PHONY: all deps apt-install build test test-kernel demo report-demo bench bench-broad release install uninstall deb clean
+.PHONY: all deps apt-install build test test-kernel check-debian-swift demo report-demo bench bench-broad release install uninstall deb deb-arm64 check-deb-arm64 lint-deb clean
 
 all: build
 
@@ -84,6 +95,19 @@ test-kernel: deps
 	[ -n "$$suites" ] || { echo "error: $$bundle lists no KernelTests" >&2; exit 1; }; \
 	echo "$(KERNEL_GUEST) $$bundle $$suites"; \
 	$(KERNEL_GUEST) "$$bundle" "$$suites"
+
+## check-debian-swift: builds and runs every test with Debian trixie's Swift (6.0.3, the oldest the
+## manifest allows) in a trixie root made once with debootstrap in .build/debian-trixie (root only)
+DEBIAN_ROOT_TOOL := packaging/debian-root
+DEBIAN_SWIFT_ROOT := .build/debian-trixie/$(shell dpkg --print-architecture)
+DEBIAN_SWIFT_PACKAGES := swiftlang pkg-config libsqlite3-dev libi2c-dev libgpiod-dev make groff-base mandoc
+check-debian-swift:
+	@$(MAKE) --no-print-directory apt-install PACKAGES="debootstrap wget"
+	$(DEBIAN_ROOT_TOOL) ensure $(DEBIAN_SWIFT_ROOT) trixie $(shell dpkg --print-architecture) $(DEBIAN_SWIFT_PACKAGES)
+	@# The checkout is read-only at /src; the build stays in the root, so later runs are incremental.
+	$(DEBIAN_ROOT_TOOL) run $(DEBIAN_SWIFT_ROOT) . /bin/sh -ec 'cd /src; swift --version; \
+	  swift build --build-tests --scratch-path /var/cache/romdev-build; \
+	  swift test --skip-build --scratch-path /var/cache/romdev-build'
 
 ## demo: the whole device on the simulator in a throwaway directory: the care plan (init, onboard, check-in), the daemon on a range-of-motion day (reminder chime, a scripted press, the guided session, the stored result), today's feed and export, the sensor checks
 demo: build
@@ -184,19 +208,23 @@ bench-broad: deps
 	"$(RELEASE_BIN_DIR)/romdev-bench" broad "$(BROAD_OUT)"
 
 ## release: the board build, with the Swift runtime linked in (only the system's C libraries stay shared)
+# Bound at load time (BIND_NOW), so the relocations are read-only from the start, as Debian's
+# hardening flags make C programs.
+RELEASE_LINK_FLAGS := -Xlinker -z -Xlinker now
 release: deps
-	$(SWIFT) build -c release --static-swift-stdlib --product romdev
+	$(SWIFT) build -c release --static-swift-stdlib $(RELEASE_LINK_FLAGS) --product romdev
 
 ## install: PREFIX=/usr/local DESTDIR= [ROMDEV_BIN=path]: the binary, romdev(8), units, udev rules, sysusers, config
 install: $(if $(ROMDEV_BIN),,release)
 	@set -euo pipefail; \
-	bin="$(or $(ROMDEV_BIN),$(RELEASE_BIN_DIR)/romdev)"; d="$(DESTDIR)"; \
+	bin="$(or $(ROMDEV_BIN),$(RELEASE_BIN_DIR)/romdev)"; run="$(or $(ROMDEV_RUN),$$bin)"; d="$(DESTDIR)"; \
 	[ -x "$$bin" ] || { echo "error: $$bin is not an executable romdev" >&2; exit 1; }; \
+	[ -x "$$run" ] || { echo "error: $$run is not an executable romdev" >&2; exit 1; }; \
 	install -d "$$d$(BINDIR)" "$$d$(MANDIR)/man8" "$$d$(UNITDIR)" "$$d$(UDEVRULESDIR)" \
 	  "$$d$(SYSUSERSDIR)" "$$d$(TMPFILESDIR)" "$$d$(SYSCONFDIR)/romdev"; \
 	install -m 0755 "$$bin" "$$d$(BINDIR)/romdev"; \
-	if [ -n "$(STRIP)" ]; then $(STRIP) --strip-unneeded "$$d$(BINDIR)/romdev"; fi; \
-	$(if $(MAN_DATE_EPOCH),SOURCE_DATE_EPOCH=$(MAN_DATE_EPOCH)) "$$bin" help --man | gzip -9n > "$$d$(MANDIR)/man8/romdev.8.gz"; \
+	if [ -n "$(STRIP)" ]; then $(STRIP) $(STRIP_FLAGS) "$$d$(BINDIR)/romdev"; fi; \
+	$(if $(MAN_DATE_EPOCH),SOURCE_DATE_EPOCH=$(MAN_DATE_EPOCH)) "$$run" help --man | gzip -9n > "$$d$(MANDIR)/man8/romdev.8.gz"; \
 	for unit in systemd/*.service; do \
 	  sed 's|/usr/bin/romdev\b|$(BINDIR)/romdev|g' "$$unit" > "$$d$(UNITDIR)/$${unit#systemd/}"; \
 	  chmod 0644 "$$d$(UNITDIR)/$${unit#systemd/}"; \
@@ -208,7 +236,7 @@ install: $(if $(ROMDEV_BIN),,release)
 	if [ -e "$$conf" ]; then \
 	  echo "kept $$conf (compare with 'romdev daemon --print-config')"; \
 	else \
-	  "$$bin" daemon --print-config > "$$conf.tmp" || { rm -f "$$conf.tmp"; exit 1; }; \
+	  "$$run" daemon --print-config > "$$conf.tmp" || { rm -f "$$conf.tmp"; exit 1; }; \
 	  chmod 0644 "$$conf.tmp"; mv "$$conf.tmp" "$$conf"; \
 	fi; \
 	echo "installed romdev in $$d$(PREFIX) (units $(UNITDIR), udev rules $(UDEVRULESDIR))"; \
@@ -225,28 +253,49 @@ uninstall:
 	  $(patsubst udev/%,"$(DESTDIR)$(UDEVRULESDIR)/%",$(wildcard udev/*.rules)) \
 	  "$(DESTDIR)$(SYSUSERSDIR)/romdev.conf" "$(DESTDIR)$(TMPFILESDIR)/romdev.conf"
 
-## deb: a Debian package of the release build in .build/deb (dependencies from the binary's shared libraries)
-deb: release
+## deb: [ROMDEV_BIN=path] a Debian package of the release build (or of ROMDEV_BIN, without building) in .build/deb, for this machine's release and architecture
+deb: $(if $(ROMDEV_BIN),,release)
 	@$(MAKE) --no-print-directory apt-install PACKAGES="dpkg-dev"
-	@set -euo pipefail; \
-	root="$(DEB_DIR)/root"; bin="$(RELEASE_BIN_DIR)/romdev"; \
-	rm -rf "$$root" "$(DEB_DIR)/shlibs"; mkdir -p "$$root/DEBIAN" "$(DEB_DIR)/shlibs/debian"; \
-	$(MAKE) --no-print-directory install PREFIX=/usr DESTDIR="$$root" ROMDEV_BIN="$$bin" SYSCONFDIR=/etc; \
-	[ -e "$$root/etc/romdev/romdev.conf" ] && echo /etc/romdev/romdev.conf > "$$root/DEBIAN/conffiles"; \
-	for script in postinst prerm postrm; do install -m 0755 "systemd/romdev.$$script" "$$root/DEBIAN/$$script"; done; \
-	printf 'Source: romdev\n\nPackage: romdev\nArchitecture: any\n' > "$(DEB_DIR)/shlibs/debian/control"; \
-	shlibs=$$(cd "$(DEB_DIR)/shlibs" && dpkg-shlibdeps -O -e"$(CURDIR)/$$root/usr/bin/romdev" | sed -n 's/^shlibs:Depends=//p'); \
-	version=$$("$$bin" --version); arch=$$(dpkg --print-architecture); \
-	{ echo "Package: romdev"; echo "Version: $$version"; echo "Architecture: $$arch"; \
-	  echo "Maintainer: $(DEB_MAINTAINER)"; \
-	  echo "Installed-Size: $$(du -sk --exclude=DEBIAN "$$root" | cut -f1)"; \
-	  echo "Depends: $$shlibs, systemd"; echo "Section: misc"; echo "Priority: optional"; \
-	  echo "Description: knee range-of-motion appliance (daemon and command line)"; \
-	  echo " Measures a patient's knee range of motion at home with an MPU-6050 on I2C,"; \
-	  echo " a button, an LED and a buzzer on GPIO, and keeps a CareKit-style care plan"; \
-	  echo " in SQLite."; \
-	} > "$$root/DEBIAN/control"; \
-	dpkg-deb --build --root-owner-group "$$root" "$(DEB_DIR)/romdev_$${version}_$${arch}.deb"
+	@set -euo pipefail; arch=$$(dpkg --print-architecture); root="$(DEB_DIR)/root-$$arch"; \
+	rm -rf "$$root"; \
+	$(MAKE) --no-print-directory install PREFIX=/usr DESTDIR="$$root" SYSCONFDIR=/etc \
+	  ROMDEV_BIN="$(or $(ROMDEV_BIN),$(RELEASE_BIN_DIR)/romdev)"; \
+	SOURCE_DATE_EPOCH=$(MAN_DATE_EPOCH) DEB_MAINTAINER="$(DEB_MAINTAINER)" \
+	  packaging/build-deb "$$root" "$$arch" $(DEB_VERSION) $(HOST_DISTRIBUTION) $(DEB_DIR)
+
+## deb-arm64: romdev_<version>_arm64.deb for Debian 13 trixie / Raspberry Pi OS trixie (libgpiod v2), cross-built here with Debian's Swift in the root of check-debian-swift (root only)
+ARM64_OUT := /var/cache/romdev-arm64/out
+deb-arm64: build
+	@$(MAKE) --no-print-directory apt-install PACKAGES="debootstrap wget dpkg-dev"
+	$(DEBIAN_ROOT_TOOL) ensure $(DEBIAN_SWIFT_ROOT) trixie $(shell dpkg --print-architecture) $(DEBIAN_SWIFT_PACKAGES) binutils-aarch64-linux-gnu
+	$(DEBIAN_ROOT_TOOL) run $(DEBIAN_SWIFT_ROOT) . /src/packaging/cross-arm64 build $(ARM64_OUT)
+	@set -euo pipefail; root="$(DEB_DIR)/root-arm64"; controls="$(CURDIR)/$(DEBIAN_SWIFT_ROOT)/var/cache/romdev-arm64/controls"; \
+	rm -rf "$$root"; \
+	$(MAKE) --no-print-directory install PREFIX=/usr DESTDIR="$$root" SYSCONFDIR=/etc STRIP= \
+	  UNITDIR=/usr/lib/systemd/system UDEVRULESDIR=/usr/lib/udev/rules.d \
+	  ROMDEV_BIN="$(DEBIAN_SWIFT_ROOT)$(ARM64_OUT)/romdev" ROMDEV_RUN="$(BIN_DIR)/romdev"; \
+	SOURCE_DATE_EPOCH=$(MAN_DATE_EPOCH) DEB_MAINTAINER="$(DEB_MAINTAINER)" \
+	  packaging/build-deb "$$root" arm64 $(DEB_VERSION) trixie $(DEB_DIR) $$(for d in "$$controls"/*; do printf -- '-S%s ' "$$d"; done)
+
+## check-deb-arm64: installs the arm64 package with apt in an arm64 trixie root (.build/debian-trixie/arm64, programs run by qemu-user) and runs romdev there: --version, init, today, doctor --simulate, onboard, checkin, a simulated daemon measurement (root only)
+ARM64_CHECK_ROOT := .build/debian-trixie/arm64
+check-deb-arm64:
+	@[ -e "$(DEB_DIR)/romdev_$(DEB_VERSION)_arm64.deb" ] || { echo "error: no $(DEB_DIR)/romdev_$(DEB_VERSION)_arm64.deb (make deb-arm64)" >&2; exit 1; }
+	@$(MAKE) --no-print-directory apt-install PACKAGES="debootstrap wget qemu-user-static binfmt-support"
+	$(DEBIAN_ROOT_TOOL) ensure $(ARM64_CHECK_ROOT) trixie arm64
+	$(DEBIAN_ROOT_TOOL) run $(ARM64_CHECK_ROOT) $(DEB_DIR) /bin/sh -ec '\
+	  apt-get update -qq; DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends /src/romdev_$(DEB_VERSION)_arm64.deb >/dev/null; \
+	  echo "$$(uname -m): $$(dpkg-query -W -f="\$${Package} \$${Version} \$${Architecture}" romdev), user $$(id -u romdev):$$(id -g romdev)"; \
+	  dir=$$(mktemp -d); export ROMDEV_STORE=$$dir/care.sqlite ROMDEV_RUNTIME_DIR=$$dir/run; set -x; \
+	  romdev --version; romdev init --start $$(date +%F); romdev today; romdev doctor --simulate; \
+	  romdev onboard --consent-by "Check Patient"; romdev checkin --pain 3 --sleep 7; \
+	  romdev daemon --simulate --start-at "$$(date -d tomorrow +%F)T08:59:55" --press-at 8s --exit-after 1; \
+	  romdev today --date $$(date -d tomorrow +%F)'
+
+## lint-deb: make deb, then lintian (installed when missing) on it and on an arm64 package already built; fails on errors and warnings
+lint-deb: deb
+	@$(MAKE) --no-print-directory apt-install PACKAGES="lintian"
+	lintian --fail-on error,warning --display-info $(DEB_DIR)/romdev_$(DEB_VERSION)_*.deb
 
 clean:
 	rm -rf .build

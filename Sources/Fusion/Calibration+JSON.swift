@@ -69,7 +69,11 @@ extension Calibration: Codable {
     /// diagonal matrices (the inverse of its per-axis scales); saving it again writes version 2.
     public init(json data: Data) throws(CalibrationFileError) {
         struct VersionProbe: Decodable { var version: Int }
-        guard let probe = try? JSONDecoder().decode(VersionProbe.self, from: data) else { throw .notACalibration }
+        // Swift 6.0's JSONDecoder (Debian trixie's) traps instead of throwing on a key with invalid
+        // UTF-8, a raw control character or a bad escape; JSONSerialization refuses such text first.
+        guard (try? JSONSerialization.jsonObject(with: data)) != nil,
+              let probe = try? JSONDecoder().decode(VersionProbe.self, from: data)
+        else { throw .notACalibration }
         let decoded: Calibration
         switch probe.version {
         case 1:

@@ -42,7 +42,7 @@ import Testing
         let events = try store.fetchEvents(from: start, to: fixture.date(2026, 3, 3))
         #expect(events.map(\.task.id) == ["morning", "evening", "morning", "evening"])
         #expect { try store.fetchEvents(taskIDs: ["morning", "nope"], from: start, to: fixture.date(2026, 3, 3)) } throws: {
-            if case CareStoreError.unknownTask(id: "nope") = $0 { true } else { false }
+            if case .unknownTask(id: "nope")? = $0 as? CareStoreError { true } else { false }
         }
     }
 

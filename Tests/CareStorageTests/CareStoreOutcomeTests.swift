@@ -151,10 +151,10 @@ import Testing
     @Test func refusesDeletingAMissingOutcome() throws {
         let before = try fixture.dump()
         #expect { try store.deleteOutcome(taskID: "checkin", occurrence: 4, now: fixture.date(2026, 3, 5)) } throws: {
-            if case CareStoreError.noOutcome(taskID: "checkin", occurrence: 4) = $0 { true } else { false }
+            if case .noOutcome(taskID: "checkin", occurrence: 4)? = $0 as? CareStoreError { true } else { false }
         }
         #expect { try store.deleteOutcome(taskID: "nope", occurrence: 0, now: fixture.date(2026, 3, 5)) } throws: {
-            if case CareStoreError.unknownTask(id: "nope") = $0 { true } else { false }
+            if case .unknownTask(id: "nope")? = $0 as? CareStoreError { true } else { false }
         }
         #expect(try fixture.dump() == before)
     }
@@ -179,7 +179,7 @@ import Testing
         #expect(try store.fetchOutcomes(OutcomeQuery(taskIDs: ["checkin"], dateInterval: atEnd)).count == 1)
         #expect(try store.fetchOutcomes(OutcomeQuery(taskIDs: ["checkin"])).count == 5)
         #expect { try store.fetchOutcomes(OutcomeQuery(taskIDs: ["nope"])) } throws: {
-            if case CareStoreError.unknownTask(id: "nope") = $0 { true } else { false }
+            if case .unknownTask(id: "nope")? = $0 as? CareStoreError { true } else { false }
         }
     }
 }

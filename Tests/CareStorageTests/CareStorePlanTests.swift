@@ -53,7 +53,7 @@ import Testing
         // An unknown protocol is an error, not a silent extension.
         try store.setMetadata("cartwheel", for: .rangeOfMotionProtocol)
         #expect { try store.carePlanSettings() } throws: {
-            if case CareStoreError.invalidMetadata(key: "rom_protocol", value: "cartwheel") = $0 { true } else { false }
+            if case .invalidMetadata(let key, let value)? = $0 as? CareStoreError { key == "rom_protocol" && value == "cartwheel" } else { false }
         }
     }
 
@@ -69,7 +69,7 @@ import Testing
     @Test func seedingRefusesAPlanIDTakenByHand() throws {
         try store.addTask(try fixture.dailyTask("checkin", start: Date(timeIntervalSince1970: 1_780_000_000)))
         let before = try fixture.dump()
-        #expect { try seed() } throws: { if case CareStoreError.duplicateTaskID("checkin") = $0 { true } else { false } }
+        #expect { try seed() } throws: { if case .duplicateTaskID("checkin")? = $0 as? CareStoreError { true } else { false } }
         #expect(try fixture.dump() == before)
     }
 
@@ -91,7 +91,7 @@ import Testing
         let onboarding = try firstEvent("onboarding")
         let before = try fixture.dump()
         #expect { try store.addOutcome(outcome(for: checkin), now: checkin.scheduleEvent.start) } throws: {
-            if case CareStoreError.onboardingRequired(taskID: "checkin") = $0 { true } else { false }
+            if case .onboardingRequired(taskID: "checkin")? = $0 as? CareStoreError { true } else { false }
         }
         // A batch that records onboarding after the check-in fails whole.
         #expect(throws: CareStoreError.self) {
@@ -113,7 +113,7 @@ import Testing
                                 now: onboarding.scheduleEvent.start)
         let rom = try firstEvent("rangeOfMotionCheck")
         #expect { try store.addOutcome(outcome(for: rom), now: rom.scheduleEvent.start) } throws: {
-            if case CareStoreError.onboardingRequired(taskID: "rangeOfMotionCheck") = $0 { true } else { false }
+            if case .onboardingRequired(taskID: "rangeOfMotionCheck")? = $0 as? CareStoreError { true } else { false }
         }
     }
 
@@ -122,7 +122,7 @@ import Testing
         let before = try fixture.dump()
         let now = try firstEvent("onboarding").scheduleEvent.start
         #expect { try store.deleteTask(id: "onboarding", now: now) } throws: {
-            if case CareStoreError.onboardingTaskKept = $0 { true } else { false }
+            if case .onboardingTaskKept? = $0 as? CareStoreError { true } else { false }
         }
         // Not in a batch either.
         #expect(throws: CareStoreError.self) { try store.deleteTasks(ids: ["checkin", "onboarding"], now: now) }
@@ -130,7 +130,7 @@ import Testing
         let checkin = try firstEvent("checkin")
         #expect(try store.isOnboardingPending())
         #expect { try store.addOutcome(outcome(for: checkin), now: checkin.scheduleEvent.start) } throws: {
-            if case CareStoreError.onboardingRequired(taskID: "checkin") = $0 { true } else { false }
+            if case .onboardingRequired(let taskID)? = $0 as? CareStoreError { taskID == "checkin" } else { false }
         }
         #expect(throws: CareStoreError.self) { try store.checkOnboardingDone(recording: "rangeOfMotionCheck") }
         try store.checkOnboardingDone(recording: "onboarding")

@@ -33,7 +33,7 @@ import Testing
             try ScheduleElement(start: fixture.date(2000, 1, 1), interval: .seconds(1), calendar: fixture.calendar),
         ])
         #expect { try store.addTask(spam) } throws: {
-            if case CareStoreError.schedule(.tooManyEventsPerDay(86_400, maximum: 96)) = $0 { true } else { false }
+            if case .schedule(.tooManyEventsPerDay(let count, let maximum))? = $0 as? CareStoreError { count == 86_400 && maximum == 96 } else { false }
         }
         var update = try store.fetchTaskVersions(id: "checkin").head
         update.schedule = spam.schedule
@@ -46,7 +46,7 @@ import Testing
         try store.addTask(try fixture.dailyTask("checkin", start: fixture.date(2026, 3, 1)))
         let start = fixture.date(2026, 3, 1)
         #expect { try store.fetchAdherence(from: fixture.date(1, 1, 1), to: fixture.date(9999, 12, 31)) } throws: {
-            if case CareStoreError.intervalTooLong(_, _, maximumDays: 3660) = $0 { true } else { false }
+            if case .intervalTooLong(_, _, let maximumDays)? = $0 as? CareStoreError { maximumDays == 3660 } else { false }
         }
         #expect(throws: CareStoreError.self) { try store.fetchEvents(from: start, to: fixture.date(2036, 3, 10)) }
         #expect(try store.fetchAdherence(from: start, to: fixture.date(2036, 3, 1)).count == 3653)
@@ -57,7 +57,7 @@ import Testing
         try store.addTask(try fixture.dailyTask("checkin", start: fixture.date(2026, 3, 1)))
         let before = try fixture.dump()
         #expect { try store.addTask(try fixture.dailyTask("checkin", start: fixture.date(2026, 4, 1))) } throws: {
-            guard case CareStoreError.duplicateTaskID("checkin") = $0 else { return false }
+            guard case .duplicateTaskID("checkin")? = $0 as? CareStoreError else { return false }
             return true
         }
         #expect(try fixture.dump() == before)
@@ -108,7 +108,7 @@ import Testing
         proposed.effectiveDate = fixture.date(2026, 3, 3, 9)  // the start of the event with an outcome
         let before = try fixture.dump()
         #expect { try store.updateTask(proposed, now: fixture.date(2026, 3, 3, 10)) } throws: {
-            guard case CareStoreError.care(.updateWouldOrphanOutcomes(taskID: "checkin", _, let latest)) = $0 else { return false }
+            guard case .care(.updateWouldOrphanOutcomes(taskID: "checkin", _, let latest))? = $0 as? CareStoreError else { return false }
             return latest == fixture.date(2026, 3, 3, 9)
         }
         #expect(try fixture.dump() == before)
@@ -118,7 +118,7 @@ import Testing
 
     @Test func refusesUpdatingAnUnknownTask() throws {
         #expect { try store.updateTask(try fixture.dailyTask("nope", start: fixture.date(2026, 3, 1)), now: fixture.date(2026, 3, 1)) }
-            throws: { if case CareStoreError.unknownTask(id: "nope") = $0 { true } else { false } }
+            throws: { if case .unknownTask(id: "nope")? = $0 as? CareStoreError { true } else { false } }
     }
 
     @Test func deleteAppendsATombstoneThatHidesTheTask() throws {
@@ -131,10 +131,10 @@ import Testing
         #expect(try store.fetchTasks(TaskQuery(forDayContaining: fixture.date(2026, 3, 6), calendar: fixture.calendar)).isEmpty)
         let before = try fixture.dump()
         #expect { try store.deleteTask(id: "checkin", now: fixture.date(2026, 3, 6)) } throws: {
-            if case CareStoreError.care(.taskDeleted("checkin")) = $0 { true } else { false }
+            if case .care(.taskDeleted("checkin"))? = $0 as? CareStoreError { true } else { false }
         }
         #expect { try store.updateTask(task, now: fixture.date(2026, 3, 6)) } throws: {
-            if case CareStoreError.care(.taskDeleted("checkin")) = $0 { true } else { false }
+            if case .care(.taskDeleted("checkin"))? = $0 as? CareStoreError { true } else { false }
         }
         #expect(try fixture.dump() == before)
     }

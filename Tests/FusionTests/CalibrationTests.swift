@@ -23,7 +23,7 @@ struct CalibrationTests {
         #expect {
             try Calibration.gyroBias(still: samples)
         } throws: { error in
-            guard case CalibrationError.moved = error else { return false }
+            guard case .moved? = error as? CalibrationError else { return false }
             return true
         }
     }
@@ -73,7 +73,7 @@ struct CalibrationTests {
         #expect {
             try Calibration.mounting(startPose: samples.prefix(200), swing: samples.dropFirst(200))
         } throws: { error in
-            guard case CalibrationError.tooLittleRotation = error else { return false }
+            guard case .tooLittleRotation? = error as? CalibrationError else { return false }
             return true
         }
     }
@@ -123,6 +123,15 @@ struct CalibrationTests {
 
     @Test func foreignDamagedAndImplausibleFilesAreRefusedWithAReason() throws {
         #expect(throws: CalibrationFileError.notACalibration) { try Calibration(json: Data("[1, 2]".utf8)) }
+        // A key with a byte that is not UTF-8, a raw control character or a bad escape is not JSON
+        // (and made Swift 6.0's JSONDecoder trap).
+        let saved = [UInt8](Self.skewed.json())
+        let key = try #require(saved.firstRange(of: Array("gyroBias".utf8)))
+        for corrupt: [UInt8] in [[0xFF], [0x00], Array(#"\q"#.utf8)] {
+            var damaged = saved
+            damaged.replaceSubrange(key.lowerBound + 3 ..< key.lowerBound + 4, with: corrupt)
+            #expect(throws: CalibrationFileError.notACalibration) { try Calibration(json: Data(damaged)) }
+        }
         #expect(throws: CalibrationFileError.unsupportedVersion(3)) { try Calibration(json: Data(#"{"version": 3}"#.utf8)) }
         #expect(throws: CalibrationFileError.damaged) { try Calibration(json: Data(#"{"version": 2, "gyroBias": 3}"#.utf8)) }
         #expect(throws: CalibrationFileError.damaged) { try Calibration(json: Data(#"{"version": 1, "gyroBias": 3}"#.utf8)) }

@@ -26,6 +26,9 @@ struct RangeOfMotionResultTests {
         // G: no motion.
         Vector(name: "G", angles: [0], start: 0, finish: 0, minimum: 0, maximum: 0, range: 0),
     ]
+    /// The vectors with motion. A property, not a closure in `@Test(arguments:)`, which crashes
+    /// Swift 6.0.3's compiler.
+    static let movingVectors = vectors.filter { $0.angles.count > 1 }
 
     @Test(arguments: vectors)
     func matchesTheResearchKitMeaningWithoutItsQuirks(vector: Vector) throws {
@@ -39,7 +42,7 @@ struct RangeOfMotionResultTests {
 
     /// The same vectors driven through the whole pipeline: synthetic samples of a shank passing through
     /// the angles, with a known mounting (the hinge from calibration, as ResearchKit's is configured).
-    @Test(arguments: vectors.filter { $0.angles.count > 1 })
+    @Test(arguments: movingVectors)
     func theSessionReproducesTheVectors(vector: Vector) throws {
         var frames: [(time: Double, angle: Double)] = [(2.5, vector.angles[0])]
         for angle in vector.angles.dropFirst() { frames.append((frames.last!.time + 1.2, angle)) }

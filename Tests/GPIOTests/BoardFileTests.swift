@@ -175,6 +175,21 @@ struct InstallTests {
             directory: repositoryRoot)
     }
 
+    /// What `make deb` depends on, from make's rule database (`-p`; `-q` with an empty
+    /// apt-install runs nothing; `-n` would still run the recipe lines that call $(MAKE)).
+    private func debPrerequisites(_ variables: [String]) throws -> [String]? {
+        let database = try run(try #require(make), ["-pq", "--no-print-directory", "apt-install", "PACKAGES="] + variables,
+                               directory: repositoryRoot)
+        let rule = database.output.split(separator: "\n").first { $0.hasPrefix("deb:") }
+        return rule.map { $0.dropFirst("deb:".count).split(separator: " ").map(String.init) }
+    }
+
+    @Test(.enabled(if: make != nil, "needs make"))
+    func packagingAGivenBinaryBuildsNothing() throws {
+        #expect(try debPrerequisites(["ROMDEV_BIN=/usr/bin/true"]) == [])
+        #expect(try debPrerequisites([]) == ["release"])
+    }
+
     @Test(.enabled(if: make != nil && builtRomdev != nil, "needs make and the built romdev"))
     func usrLocalInstallPutsEveryFileWhereSystemdAndUdevReadIt() throws {
         let root = try ScratchDirectory()
@@ -192,7 +207,8 @@ struct InstallTests {
             let installed = try root.text("/usr/local/lib/systemd/system/\(unit)")
             #expect(installed.contains("ExecStart=/usr/local/bin/romdev "), "\(unit) runs the installed binary")
             #expect(!installed.contains("/usr/bin/romdev"), "\(unit) still names /usr/bin/romdev")
-            #expect(installed == (try boardFile("systemd/\(unit)")).replacingOccurrences(of: "/usr/bin/romdev", with: "/usr/local/bin/romdev"))
+            let source = try boardFile("systemd/\(unit)")
+            #expect(installed == source.replacingOccurrences(of: "/usr/bin/romdev", with: "/usr/local/bin/romdev"))
         }
         for rules in ["60-romdev.rules", "61-romdev-export.rules"] {
             #expect(try root.text("/usr/local/lib/udev/rules.d/\(rules)") == (try boardFile("udev/\(rules)")))

@@ -97,8 +97,14 @@ import Testing
     @Test func errorsCarryTheSQLButNotTheArguments() throws {
         let secret = "pain-score-7"
         try database.write { try $0.execute("INSERT INTO item (name) VALUES (?)", [secret]) }
-        let error = try #require(throws: DatabaseError.self) {
+        // Swift 6.0's #require(throws:) returns nothing, so the error is caught here.
+        let error: DatabaseError
+        do {
             try database.write { try $0.execute("INSERT INTO item (name) VALUES (?)", [secret]) }
+            Issue.record("a duplicate name was inserted")
+            return
+        } catch let caught as DatabaseError {
+            error = caught
         }
         #expect(error.resultCode == .SQLITE_CONSTRAINT)
         #expect(error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE)
@@ -110,8 +116,13 @@ import Testing
     }
 
     @Test func prepareErrorsCarryTheSQL() throws {
-        let error = try #require(throws: DatabaseError.self) {
-            try database.read { try $0.fetchAll("SELECT missing FROM item") }
+        let error: DatabaseError
+        do {
+            _ = try database.read { try $0.fetchAll("SELECT missing FROM item") }
+            Issue.record("a missing column was selected")
+            return
+        } catch let caught as DatabaseError {
+            error = caught
         }
         #expect(error.resultCode == .SQLITE_ERROR)
         #expect(error.sql == "SELECT missing FROM item")
@@ -134,8 +145,13 @@ import Testing
         try database.write {
             try $0.execute("CREATE TABLE tag (item_id INTEGER NOT NULL REFERENCES item(id))")
         }
-        let error = try #require(throws: DatabaseError.self) {
+        let error: DatabaseError
+        do {
             try database.write { try $0.execute("INSERT INTO tag (item_id) VALUES (?)", [42]) }
+            Issue.record("a dangling reference was inserted")
+            return
+        } catch let caught as DatabaseError {
+            error = caught
         }
         #expect(error.extendedResultCode == .SQLITE_CONSTRAINT_FOREIGNKEY)
     }

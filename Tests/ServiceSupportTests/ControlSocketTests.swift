@@ -215,9 +215,10 @@ struct ControlSocketTests {
 
     @Test func noSocketMeansNoDaemon() throws {
         let directory = try TemporaryDirectory()
-        let error = #expect(throws: ControlClientError.self) { try ControlClient(path: directory.path("control.sock")).send(.status) }
-        #expect(error == .noDaemon(path: directory.path("control.sock")))
-        #expect(error?.isNoDaemon == true)
+        #expect(throws: ControlClientError.noDaemon(path: directory.path("control.sock"))) {
+            try ControlClient(path: directory.path("control.sock")).send(.status)
+        }
+        #expect(ControlClientError.noDaemon(path: directory.path("control.sock")).isNoDaemon)
         #expect(throws: ControlClientError.noDaemon(path: directory.path("missing/control.sock"))) {
             try ControlClient(path: directory.path("missing/control.sock")).send(.status)
         }

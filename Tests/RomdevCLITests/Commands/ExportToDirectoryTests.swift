@@ -77,7 +77,8 @@ import Testing
         done.store(true, ordering: .sequentiallyConsistent)
         watcherFinished.wait()
         for (name, texts) in seen.withLock({ $0 }) {
-            #expect(texts == [try contents(stick + "/" + name)], "\(name) was seen incomplete")
+            let whole = try contents(stick + "/" + name)
+            #expect(texts == [whole], "\(name) was seen incomplete")
         }
         #expect(try listing(stick) == [base + ".csv", base + ".html", base + ".json"])
     }
@@ -113,8 +114,9 @@ import Testing
 
     @Test func toExcludesFormatAndOutput() {
         for arguments in [["export", "--to", "/x", "--format", "csv"], ["export", "--to", "/x", "--output", "/y"]] {
-            let error = #expect(throws: UsageError.self) { try Romdev.tool.parse(arguments) }
-            #expect(error?.message == "--to writes both formats; leave out '--format' and '--output'")
+            #expect { try Romdev.tool.parse(arguments) } throws: {
+                ($0 as? UsageError)?.message == "--to writes both formats; leave out '--format' and '--output'"
+            }
         }
     }
 }

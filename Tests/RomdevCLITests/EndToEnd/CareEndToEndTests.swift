@@ -171,7 +171,9 @@ import Testing
 
     // MARK: - Refused values: exit 1, nothing changed
 
-    @Test(arguments: [
+    /// A property, not a literal in `@Test(arguments:)`: an interpolated string there crashes
+    /// Swift 6.0.3's compiler.
+    static let refusals: [([String], String)] = [
         (["checkin", "--pain", "0", "--sleep", "7"], "Error: could not record the check-in: pain must be a whole number from 1 to 10, got 0"),
         (["checkin", "--pain", "11", "--sleep", "7"], "Error: could not record the check-in: pain must be a whole number from 1 to 10, got 11"),
         (["checkin", "--pain", "3", "--sleep", "13"], "Error: could not record the check-in: sleep must be hours from 0 to 12 in steps of 0.5, got 13"),
@@ -182,7 +184,9 @@ import Testing
         (["task", "update", "nosuch", "--title", "X"], "Error: could not update task 'nosuch': no task 'nosuch'"),
         (["task", "delete", "nosuch"], "Error: could not delete task 'nosuch': no task 'nosuch'"),
         (["onboard", "--consent-by", "Ann"], "Error: could not record onboarding: onboarding is already done"),
-    ])
+    ]
+
+    @Test(arguments: refusals)
     func refusedValuesExit1(arguments: [String], message: String) throws {
         let store = try Store.onboarded()
         _ = try store.ok(["checkin", "--pain", "3", "--sleep", "7"])

@@ -45,10 +45,9 @@ import Testing
             _ = try values.required(SampleTool.count) { Int($0) }
         }
         struct Reason: Error, CustomStringConvertible { var description: String { "too big" } }
-        let error = #expect(throws: UsageError.self) {
-            _ = try values.value(SampleTool.count) { _ -> Int? in throw Reason() }
+        #expect { _ = try values.value(SampleTool.count) { _ -> Int? in throw Reason() } } throws: {
+            ($0 as? UsageError)?.message == "The value 'x3' is invalid for '--count <n>': too big"
         }
-        #expect(error?.message == "The value 'x3' is invalid for '--count <n>': too big")
     }
 
     // MARK: - Usage errors
@@ -110,8 +109,10 @@ import Testing
             Issue.record("expected help")
             return
         }
-        #expect(group == (try SampleTool.tool.helpText(for: ["thing"])))
-        #expect(root == (try SampleTool.tool.helpText(for: [])))
+        let groupHelp = try SampleTool.tool.helpText(for: ["thing"])
+        let rootHelp = try SampleTool.tool.helpText(for: [])
+        #expect(group == groupHelp)
+        #expect(root == rootHelp)
     }
 
     @Test func versionAnywhereBeforeDoubleDash() throws {
