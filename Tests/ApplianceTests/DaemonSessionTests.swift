@@ -153,22 +153,22 @@ struct DaemonSessionTests {
         #expect(harness.output.messages.contains("no measurement: today's measurement is already stored"))
     }
 
-    @Test func unusableResultIsNotStored() throws {
-        let implausible = RangeOfMotionResult(start: 0, finish: 0, minimum: -90, maximum: 170, flags: .implausible)
-        let harness = try dueDay(presses: [ScriptedPress(atSeconds: 20)], scripts: [ScriptedMeasurements.success(implausible)])
-        harness.exitAfter = 1
-        try harness.run(until: harness.local(2026, 6, 8, 10))
-        #expect(try harness.rangeOfMotionOutcomes().isEmpty)
-        #expect(harness.output.messages.contains { $0.hasPrefix("measurement not usable: implausible angles") })
-    }
+    /// Implausible angles, and a leg that never moved (the session times out with ~0°): nothing is
+    /// stored, the patient hears why, and the day's measurement stays due.
+    static let unusableResults: [(RangeOfMotionResult, String)] = [
+        (RangeOfMotionResult(start: 0, finish: 0, minimum: -90, maximum: 170, flags: .implausible),
+         "measurement not usable: implausible angles"),
+        (RangeOfMotionResult(start: 0, finish: 0.03, minimum: -0.02, maximum: 0.06, flags: .noMovement),
+         "measurement not usable: the knee did not move"),
+    ]
 
-    @Test func aLegThatNeverMovedIsNotStoredAndTheDayStaysOpen() throws {
-        let still = RangeOfMotionResult(start: 0, finish: 0.03, minimum: -0.02, maximum: 0.06, flags: .noMovement)
-        let harness = try dueDay(presses: [ScriptedPress(atSeconds: 20)], scripts: [ScriptedMeasurements.success(still)])
+    @Test(arguments: DaemonSessionTests.unusableResults)
+    func unusableResultIsNotStored(result: RangeOfMotionResult, message: String) throws {
+        let harness = try dueDay(presses: [ScriptedPress(atSeconds: 20)], scripts: [ScriptedMeasurements.success(result)])
         harness.exitAfter = 1
         try harness.run(until: harness.local(2026, 6, 8, 10))
         #expect(try harness.rangeOfMotionOutcomes().isEmpty)
-        #expect(harness.output.messages.contains { $0.hasPrefix("measurement not usable: the knee did not move") })
+        #expect(harness.output.messages.contains { $0.hasPrefix(message) })
         #expect(!harness.output.messages.contains { $0.contains("stored range") })
     }
 
