@@ -73,9 +73,6 @@ public struct LowPassFilter<Signal: LowPassSignal>: Sendable {
 
     public init() {}
 
-    /// Whether any sample has been fed.
-    public var hasValue: Bool { count > 0 || isRunning }
-
     /// Feeds one sample; returns the filtered value.
     public mutating func update(_ input: Signal, _ c: LowPassCoefficients) -> Signal {
         guard isRunning else { return average(input, c) }
@@ -104,3 +101,22 @@ public struct LowPassFilter<Signal: LowPassSignal>: Sendable {
         isRunning = true
     }
 }
+
+/// A value computed for one sample interval, such as filter coefficients.
+protocol SampleIntervalDependent {
+    var interval: Double { get }
+}
+
+extension SampleIntervalDependent {
+    /// The cached value while `interval` stays within 1 % of the one it was made for, else a new one
+    /// from `make`, cached: sensor clocks give a constant interval, recordings one that varies by
+    /// rounding, so the value is recomputed only when the rate really changes.
+    static func cached(_ cache: inout Self?, interval: Double, _ make: () -> Self) -> Self {
+        if let value = cache, abs(value.interval - interval) <= 0.01 * value.interval { return value }
+        let value = make()
+        cache = value
+        return value
+    }
+}
+
+extension LowPassCoefficients: SampleIntervalDependent {}

@@ -54,15 +54,21 @@ public struct AngleUnwrapper: Sendable {
 
     public init() {}
 
+    /// `degrees` modulo 360°, in (−180, 180]: the shortest turn with that end.
+    static func halfTurn(_ degrees: Double) -> Double {
+        let turn = degrees.truncatingRemainder(dividingBy: 360)
+        if turn > 180 { return turn - 360 }
+        if turn <= -180 { return turn + 360 }
+        return turn
+    }
+
     /// The angle closest to the previous unwrapped angle that equals `wrapped` modulo 360°.
     public mutating func unwrap(_ wrapped: Double) -> Double {
         guard let previous else {
             self.previous = wrapped
             return wrapped
         }
-        var delta = (wrapped - previous).truncatingRemainder(dividingBy: 360)
-        if delta > 180 { delta -= 360 } else if delta <= -180 { delta += 360 }
-        let unwrapped = previous + delta
+        let unwrapped = previous + Self.halfTurn(wrapped - previous)
         self.previous = unwrapped
         return unwrapped
     }

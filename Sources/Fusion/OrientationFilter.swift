@@ -80,12 +80,6 @@ public struct OrientationFilter: Sendable {
         return (restDetector.referenceRotationRate - gyroBias).lengthSquared <= limit * limit
     }
 
-    /// The standard deviation of the bias estimate per axis, °/s.
-    public var gyroBiasSigma: Vector3 {
-        let d = biasCovariance.diagonal
-        return Vector3(d.x.squareRoot(), d.y.squareRoot(), d.z.squareRoot())
-    }
-
     /// Feeds one sample. Its interval is the difference to the previous sample's time; a sample whose
     /// time does not advance sets the inclination if none is set yet, and is otherwise skipped.
     public mutating func update(_ sample: InertialSample) {
@@ -109,8 +103,9 @@ public struct OrientationFilter: Sendable {
             }
             return
         }
-        let c = LowPassCoefficients.cached(&coefficients, timeConstant: parameters.accelerometerTimeConstant,
-                                           interval: interval)
+        let c = LowPassCoefficients.cached(&coefficients, interval: interval) {
+            LowPassCoefficients(timeConstant: parameters.accelerometerTimeConstant, interval: interval)
+        }
         let turn = (rotationRate - gyroBias) * (interval * Double.pi / 180)
         gyroOrientation = (gyroOrientation * Quaternion(rotationVector: turn)).renormalized
 
@@ -150,9 +145,10 @@ public struct OrientationFilter: Sendable {
     /// One update of the bias estimate from the inclination corrections (radians, earth frame) made
     /// over `interval` seconds.
     private mutating func estimateBias(correction: Vector3, interval: Double, _ c: LowPassCoefficients) {
-        let noise = BiasNoise.cached(&noise, parameters: parameters, interval: interval)
-        let b = LowPassCoefficients.cached(&biasCoefficients, timeConstant: parameters.accelerometerTimeConstant,
-                                           interval: interval)
+        let noise = BiasNoise.cached(&noise, interval: interval) { BiasNoise(parameters: parameters, interval: interval) }
+        let b = LowPassCoefficients.cached(&biasCoefficients, interval: interval) {
+            LowPassCoefficients(timeConstant: parameters.accelerometerTimeConstant, interval: interval)
+        }
         let rotation = orientation.matrix
         let filteredRotation = rotationLowPass.update(rotation, b)
         let filteredRotatedBias = rotatedBiasLowPass.update(rotation * gyroBias, b)
@@ -224,7 +220,7 @@ public struct OrientationFilter: Sendable {
 }
 
 /// The bias filter's variances for one sample interval, (°/s)².
-struct BiasNoise: Sendable {
+struct BiasNoise: Sendable, SampleIntervalDependent {
     var interval: Double
     var initialVariance: Double
     /// Growth of the variance per sample: (0.1 °/s)² over the forgetting time.
@@ -249,12 +245,5 @@ struct BiasNoise: Sendable {
         motionVariance = motion
         verticalVariance = motion / max(parameters.biasVerticalForgettingFactor, 1e-10)
         restVariance = settling(at: parameters.biasSigmaRest)
-    }
-
-    static func cached(_ cache: inout BiasNoise?, parameters: FusionParameters, interval: Double) -> BiasNoise {
-        if let noise = cache, abs(noise.interval - interval) <= 0.01 * noise.interval { return noise }
-        let noise = BiasNoise(parameters: parameters, interval: interval)
-        cache = noise
-        return noise
     }
 }

@@ -65,10 +65,6 @@ public struct Quaternion: Hashable, Sendable {
         return Quaternion(w: w * factor, x: x * factor, y: y * factor, z: z * factor)
     }
 
-    /// The inverse rotation.
-    @inlinable
-    public var conjugate: Quaternion { Quaternion(w: w, x: -x, y: -y, z: -z) }
-
     /// Scaled back to unit length: repeated products drift from it by rounding.
     @inlinable
     public var normalized: Quaternion {

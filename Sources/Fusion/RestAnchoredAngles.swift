@@ -32,26 +32,24 @@ struct RestAnchoredAngles {
          anchorRegion: (axis: Vector3, cosine: Double)? = nil) {
         let filterAngles = MeasurementSession.filterAngles(points, mounting: mounting)
         let base = points.startIndex
-        let runs = Self.stillRuns(points, minimumSeconds: minimumStillSeconds).filter { run in
+        // Each still phase with the running sums of its accelerometer, for the centred averages; the
+        // last sum is the whole phase's, which places it in or out of the anchor region.
+        let anchors = Self.stillRuns(points, minimumSeconds: minimumStillSeconds).map { run in
+            var prefix = [Vector3](repeating: .zero, count: run.count + 1)
+            for (k, index) in run.enumerated() { prefix[k + 1] = prefix[k] + points[base + index].acceleration }
+            return (run: run, prefix: prefix)
+        }.filter { anchor in
             guard let anchorRegion else { return true }
-            var sum = Vector3.zero
-            for index in run { sum += points[base + index].acceleration }
-            guard let direction = sum.normalized else { return false }
+            guard let direction = anchor.prefix[anchor.run.count].normalized else { return false }
             return direction.dot(anchorRegion.axis) >= anchorRegion.cosine
         }
-        guard !runs.isEmpty else {
+        guard !anchors.isEmpty else {
             values = filterAngles
             return
         }
         // The filter's error at each point of a still phase.
         var errors = [Double](repeating: .nan, count: filterAngles.count)
-        for run in runs {
-            var sum = Vector3.zero
-            var prefix = [Vector3](repeating: .zero, count: run.count + 1)
-            for (k, index) in run.enumerated() {
-                sum += points[base + index].acceleration
-                prefix[k + 1] = sum
-            }
+        for (run, prefix) in anchors {
             var low = 0, high = 0
             var wanderLow = Double.infinity, wanderHigh = -Double.infinity
             for index in run {
@@ -62,8 +60,7 @@ struct RestAnchoredAngles {
                 let mean = prefix[high + 1] - prefix[low]
                 let measured = mounting.sagittalAngle(gravity: mean)
                 // The same turn as the filter's unwrapped angle.
-                var difference = (measured - filterAngles[index]).truncatingRemainder(dividingBy: 360)
-                if difference > 180 { difference -= 360 } else if difference <= -180 { difference += 360 }
+                let difference = AngleUnwrapper.halfTurn(measured - filterAngles[index])
                 errors[index] = -difference
                 let anchored = filterAngles[index] + difference
                 wanderLow = min(wanderLow, anchored)

@@ -49,16 +49,3 @@ public struct RestDetector: Sendable {
         stillDuration = isStill ? stillDuration + interval : 0
     }
 }
-
-extension LowPassCoefficients {
-    /// The coefficients for `interval`, recomputed only when it differs by more than 1 % from the
-    /// cached one: sensor clocks give a constant interval, recordings one that varies by rounding.
-    static func cached(_ cache: inout LowPassCoefficients?, timeConstant: Double, interval: Double)
-        -> LowPassCoefficients
-    {
-        if let c = cache, abs(c.interval - interval) <= 0.01 * c.interval { return c }
-        let c = LowPassCoefficients(timeConstant: timeConstant, interval: interval)
-        cache = c
-        return c
-    }
-}
