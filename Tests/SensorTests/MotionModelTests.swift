@@ -30,6 +30,47 @@ import Testing
         #expect(crossings == 3)
     }
 
+    /// A thigh that sways and drifts, read by a board on the thigh and one on the shank.
+    static let swayingLeg = MotionModel(
+        movement: .kneeExtension(KneeExtension(peakDegrees: 60)),
+        thighMovement: ThighMovement(amplitudeDegrees: 3, periodSeconds: 4, driftDegrees: 6, driftSeconds: 5))
+
+    @Test func theThighBoardIntegratesToTheThighsPitch() {
+        let thigh = Self.swayingLeg.onThigh()
+        let dt = 0.001
+        var pitch = thigh.state(atSeconds: 0).inclinationDegrees
+        for step in 0..<Int(thigh.durationSeconds / dt) {
+            let t = Double(step) * dt
+            pitch -= (thigh.state(atSeconds: t).angularRateDPS.y + thigh.state(atSeconds: t + dt).angularRateDPS.y) / 2 * dt
+        }
+        let end = thigh.state(atSeconds: Double(Int(thigh.durationSeconds / dt)) * dt).inclinationDegrees
+        #expect(abs(pitch - end) < 1e-6)
+    }
+
+    @Test func aStillThighBoardReadsGravityTiltedByThePitch() {
+        // After the drift, with no sway: the thigh rests 6° up.
+        var leg = Self.swayingLeg
+        leg.thighMovement.amplitudeDegrees = 0
+        let state = leg.onThigh().state(atSeconds: 20)
+        let radians = Double.pi / 180
+        #expect(abs(state.inclinationDegrees - 6) < 1e-12)
+        #expect(state.angularRateDPS == .zero)
+        #expect(abs(state.specificForceG.x - sin(6 * radians)) < 1e-12)
+        #expect(abs(state.specificForceG.y) < 1e-12)
+        #expect(abs(state.specificForceG.z - cos(6 * radians)) < 1e-12)
+    }
+
+    @Test func bothBoardsTurnAlikeWithTheThigh() {
+        // What the shank's gyro sees beyond the knee's own motion is the thigh's rate.
+        let leg = Self.swayingLeg, thigh = Self.swayingLeg.onThigh()
+        var still = leg
+        still.thighMovement = .none
+        for t in stride(from: 0.0, to: leg.durationSeconds, by: 0.37) {
+            let relative = leg.state(atSeconds: t).angularRateDPS - still.state(atSeconds: t).angularRateDPS
+            #expect(abs(relative.y - thigh.state(atSeconds: t).angularRateDPS.y) < 1e-9)
+        }
+    }
+
     @Test func integratedRateEqualsTheAngleChange() {
         let model = MotionModel(movement: .kneeExtension(KneeExtension(peakDegrees: 90)))
         let dt = 0.001

@@ -35,16 +35,35 @@ public struct MotionModel: Equatable, Sendable {
     public var sensorDistanceFromKneeMeters: Double
     /// From the shank's axis forward to the board (soft tissue and bone), metres.
     public var sensorDepthMeters: Double
+    /// Which segment's board this model reads: the shank's (the one every session has) or the
+    /// thigh's, which sees the same leg move.
+    public var segment: LegSegment
+
+    /// The two segments a board can be strapped to.
+    public enum LegSegment: Equatable, Sendable {
+        case shank
+        /// On top of the thigh, `distanceFromHipMeters` along it and `depthMeters` above its axis.
+        case thigh(distanceFromHipMeters: Double = 0.25, depthMeters: Double = 0.07)
+    }
 
     public init(
         movement: Movement, mounting: Rotation = .identity, thighMovement: ThighMovement = .none,
-        sensorDistanceFromKneeMeters: Double = 0.12, sensorDepthMeters: Double = 0.04
+        sensorDistanceFromKneeMeters: Double = 0.12, sensorDepthMeters: Double = 0.04, segment: LegSegment = .shank
     ) {
         self.movement = movement
         self.mounting = mounting
         self.thighMovement = thighMovement
         self.sensorDistanceFromKneeMeters = sensorDistanceFromKneeMeters
         self.sensorDepthMeters = sensorDepthMeters
+        self.segment = segment
+    }
+
+    /// The same leg read by a board strapped to the thigh with `mounting`.
+    public func onThigh(mounting: Rotation = .identity) -> MotionModel {
+        var thigh = self
+        thigh.mounting = mounting
+        thigh.segment = .thigh()
+        return thigh
     }
 
     /// Length of the scripted movement, seconds (0 for `still`, which lasts for ever).
@@ -62,6 +81,9 @@ public struct MotionModel: Equatable, Sendable {
 
     /// The true inclination and what an ideal board would measure at `t` seconds.
     public func state(atSeconds t: Double) -> MotionState {
+        if case .thigh(let distance, let depth) = segment {
+            return thighState(atSeconds: t, distanceFromHip: distance, depth: depth)
+        }
         if case .calibration(let calibration) = movement {
             return Self.state(of: calibration, atSeconds: t, mounting: mounting)
         }
@@ -104,6 +126,30 @@ public struct MotionModel: Equatable, Sendable {
 }
 
 extension MotionModel {
+    /// The thigh board's readings: the thigh pitching about the hip by ``ThighMovement``, the board
+    /// on top of it. Its inclination is the thigh's pitch (0 level, positive raising the knee).
+    fileprivate func thighState(atSeconds t: Double, distanceFromHip d: Double, depth h: Double) -> MotionState {
+        let (pitch, rateDPS, accelerationDPS2) = thighMovement.pitch(atSeconds: t)
+        let radians = Double.pi / 180
+        let phi = pitch * radians, rate = rateDPS * radians, acceleration = accelerationDPS2 * radians
+        // Along the thigh toward the knee, and up out of its top; both in the sagittal plane.
+        let along = SIMD3<Double>(cos(phi), 0, sin(phi))
+        let up = SIMD3<Double>(-sin(phi), 0, cos(phi))
+        // The board at d·along + h·up turns with the thigh about the hip.
+        let alongThigh: SIMD3<Double> = d * (acceleration * up - rate * rate * along)
+        let outOfThigh: SIMD3<Double> = h * (-acceleration * along - rate * rate * up)
+        let specificForceWorld = (alongThigh + outOfThigh) / Self.gravity + SIMD3(0, 0, 1)
+        let specificForceThigh = SIMD3(
+            (specificForceWorld * along).sum(), specificForceWorld.y, (specificForceWorld * up).sum())
+        // Raising the knee turns the thigh's x (toward the knee) toward up (z): negative about y,
+        // the same axis and sense as the shank's extension.
+        let angularRateThigh = SIMD3<Double>(0, -rateDPS, 0)
+        let toBoard = mounting.transposed
+        return MotionState(
+            inclinationDegrees: pitch, angularRateDPS: toBoard * angularRateThigh,
+            specificForceG: toBoard * specificForceThigh)
+    }
+
     /// The calibration's readings: gravity alone (the board turns about its centre), in board axes.
     fileprivate static func state(of calibration: CalibrationMotion, atSeconds t: Double, mounting: Rotation) -> MotionState {
         let pose = calibration.pose(atSeconds: t, mounting: mounting)
