@@ -99,55 +99,70 @@ public struct MotionModel: Equatable, Sendable {
         let rateDPS: Double = kneeRateDPS + thigh.rate
         let radians = Double.pi / 180
         let theta = angleDegrees * radians
-        let rate = rateDPS * radians
-        let acceleration = (kneeAccelerationDPS2 + thigh.acceleration) * radians
         // e1 points from knee to ankle, e2 anterior; both in the sagittal plane.
         let e1 = SIMD3<Double>(sin(theta), 0, -cos(theta))
         let e2 = SIMD3<Double>(cos(theta), 0, sin(theta))
-        let d = sensorDistanceFromKneeMeters
-        let h = sensorDepthMeters
-        // Split into typed terms: the chained expression is slow to type-check.
-        let alongShank: SIMD3<Double> = d * (acceleration * e2 - rate * rate * e1)
-        let outOfShank: SIMD3<Double> = h * (-acceleration * e1 - rate * rate * e2)
-        let knee: SIMD3<Double> = thighMovement.kneeAcceleration(atSeconds: t)
-        let sensorAcceleration: SIMD3<Double> = knee + alongShank + outOfShank
-        let specificForceWorld = sensorAcceleration / Self.gravity + SIMD3(0, 0, 1)
-        let shankX = e2
-        let shankZ = -e1
-        let specificForceShank = SIMD3(
-            (specificForceWorld * shankX).sum(), specificForceWorld.y, (specificForceWorld * shankZ).sum())
         // Raising the foot turns anterior (x) towards up (z): a negative rotation about y.
-        let angularRateShank = SIMD3<Double>(0, -rateDPS, 0)
+        return boardState(
+            segment: SegmentMotion(
+                radial: e1, tangential: e2, rate: rateDPS * radians,
+                angularAcceleration: (kneeAccelerationDPS2 + thigh.acceleration) * radians,
+                pivotAcceleration: thighMovement.kneeAcceleration(atSeconds: t)),
+            distance: sensorDistanceFromKneeMeters, depth: sensorDepthMeters, frameX: e2, frameZ: -e1,
+            rateAboutYDPS: -rateDPS, inclinationDegrees: angleDegrees)
+    }
+
+    /// A segment turning in the sagittal plane about a pivot: `radial` points from the pivot along
+    /// it and `tangential` is where a turn of positive `rate` (rad/s) takes it, both unit vectors in
+    /// world axes; the pivot itself accelerates by `pivotAcceleration` (m/s²).
+    fileprivate struct SegmentMotion {
+        var radial: SIMD3<Double>
+        var tangential: SIMD3<Double>
+        var rate: Double
+        var angularAcceleration: Double
+        var pivotAcceleration: SIMD3<Double>
+    }
+
+    /// What the board reads `distance` along the segment and `depth` toward `tangential` from its
+    /// axis: gravity and its acceleration, in the segment frame (`frameX`, world y, `frameZ`) turned
+    /// into board axes by ``mounting``.
+    fileprivate func boardState(
+        segment: SegmentMotion, distance: Double, depth: Double, frameX: SIMD3<Double>, frameZ: SIMD3<Double>,
+        rateAboutYDPS: Double, inclinationDegrees: Double
+    ) -> MotionState {
+        let rate = segment.rate, acceleration = segment.angularAcceleration
+        // Split into typed terms: the chained expression is slow to type-check.
+        let along: SIMD3<Double> = distance * (acceleration * segment.tangential - rate * rate * segment.radial)
+        let out: SIMD3<Double> = depth * (-acceleration * segment.radial - rate * rate * segment.tangential)
+        let boardAcceleration: SIMD3<Double> = segment.pivotAcceleration + along + out
+        let specificForceWorld = boardAcceleration / Self.gravity + SIMD3(0, 0, 1)
+        let specificForce = SIMD3(
+            (specificForceWorld * frameX).sum(), specificForceWorld.y, (specificForceWorld * frameZ).sum())
         let toBoard = mounting.transposed
         return MotionState(
-            inclinationDegrees: angleDegrees, angularRateDPS: toBoard * angularRateShank,
-            specificForceG: toBoard * specificForceShank)
+            inclinationDegrees: inclinationDegrees, angularRateDPS: toBoard * SIMD3(0, rateAboutYDPS, 0),
+            specificForceG: toBoard * specificForce)
     }
 }
 
 extension MotionModel {
     /// The thigh board's readings: the thigh pitching about the hip by ``ThighMovement``, the board
     /// on top of it. Its inclination is the thigh's pitch (0 level, positive raising the knee).
-    fileprivate func thighState(atSeconds t: Double, distanceFromHip d: Double, depth h: Double) -> MotionState {
+    fileprivate func thighState(atSeconds t: Double, distanceFromHip: Double, depth: Double) -> MotionState {
         let (pitch, rateDPS, accelerationDPS2) = thighMovement.pitch(atSeconds: t)
         let radians = Double.pi / 180
-        let phi = pitch * radians, rate = rateDPS * radians, acceleration = accelerationDPS2 * radians
+        let phi = pitch * radians
         // Along the thigh toward the knee, and up out of its top; both in the sagittal plane.
         let along = SIMD3<Double>(cos(phi), 0, sin(phi))
         let up = SIMD3<Double>(-sin(phi), 0, cos(phi))
-        // The board at d·along + h·up turns with the thigh about the hip.
-        let alongThigh: SIMD3<Double> = d * (acceleration * up - rate * rate * along)
-        let outOfThigh: SIMD3<Double> = h * (-acceleration * along - rate * rate * up)
-        let specificForceWorld = (alongThigh + outOfThigh) / Self.gravity + SIMD3(0, 0, 1)
-        let specificForceThigh = SIMD3(
-            (specificForceWorld * along).sum(), specificForceWorld.y, (specificForceWorld * up).sum())
         // Raising the knee turns the thigh's x (toward the knee) toward up (z): negative about y,
         // the same axis and sense as the shank's extension.
-        let angularRateThigh = SIMD3<Double>(0, -rateDPS, 0)
-        let toBoard = mounting.transposed
-        return MotionState(
-            inclinationDegrees: pitch, angularRateDPS: toBoard * angularRateThigh,
-            specificForceG: toBoard * specificForceThigh)
+        return boardState(
+            segment: SegmentMotion(
+                radial: along, tangential: up, rate: rateDPS * radians, angularAcceleration: accelerationDPS2 * radians,
+                pivotAcceleration: .zero),
+            distance: distanceFromHip, depth: depth, frameX: along, frameZ: up, rateAboutYDPS: -rateDPS,
+            inclinationDegrees: pitch)
     }
 
     /// The calibration's readings: gravity alone (the board turns about its centre), in board axes.
