@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The knee's flexion/extension axis in the frames of the two sensors on the segments it joins, the
@@ -167,8 +167,10 @@ public enum HingeAxisIdentification {
 
     /// ∂j/∂φ and ∂j/∂θ.
     private static func derivatives(_ phi: Double, _ theta: Double) -> (Vector3, Vector3) {
-        (Vector3(-sin(phi) * cos(theta), -sin(phi) * sin(theta), cos(phi)),
-         Vector3(-cos(phi) * sin(theta), cos(phi) * cos(theta), 0))
+        (
+            Vector3(-sin(phi) * cos(theta), -sin(phi) * sin(theta), cos(phi)),
+            Vector3(-cos(phi) * sin(theta), cos(phi) * cos(theta), 0)
+        )
     }
 
     /// ‖ω × j‖ and its gradient with respect to j: (|ω|² j − (ω·j) ω) / ‖ω × j‖.
@@ -220,7 +222,10 @@ public enum HingeAxisIdentification {
             while damping < 1e8 {
                 var damped = normal
                 for i in 0..<4 { damped[i][i] += damping * max(normal[i][i], 1e-12) }
-                guard let step = solve(damped, gradient.map { -$0 }) else { damping *= 10; continue }
+                guard let step = solve(damped, gradient.map { -$0 }) else {
+                    damping *= 10
+                    continue
+                }
                 let candidate = zip(p, step).map { $0 + $1 }
                 let candidateCost = cost(candidate, rates)
                 if candidateCost < current {

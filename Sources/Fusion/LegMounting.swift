@@ -22,9 +22,11 @@ public struct LegMounting: Hashable, Sendable, Codable {
     /// Creates a mounting from the hinge axes (the shank's oriented so that extension is a positive
     /// rotation of the shank about it) and both sensors' gravity directions in a still reference
     /// pose. Returns `nil` when a gravity direction lies along its hinge axis.
-    public init?(axes: HingeAxes, thighGravity: Vector3, shankGravity: Vector3, referenceFlexion: Double = seatedFlexion) {
+    public init?(
+        axes: HingeAxes, thighGravity: Vector3, shankGravity: Vector3, referenceFlexion: Double = seatedFlexion
+    ) {
         guard let shank = Mounting(shinAxis: shankGravity, hingeAxis: axes.shank),
-              let thigh = Mounting(shinAxis: thighGravity, hingeAxis: axes.thigh)
+            let thigh = Mounting(shinAxis: thighGravity, hingeAxis: axes.thigh)
         else { return nil }
         self.shank = shank
         self.thigh = thigh
@@ -35,7 +37,8 @@ public struct LegMounting: Hashable, Sendable, Codable {
     /// hyperextension negative), from both sensors' gravity directions; in (referenceFlexion − 180,
     /// referenceFlexion + 180].
     public func kneeFlexion(thighGravity: Vector3, shankGravity: Vector3) -> Double {
-        let extensionFromReference = shank.sagittalAngle(gravity: shankGravity) - thigh.sagittalAngle(gravity: thighGravity)
+        let extensionFromReference =
+            shank.sagittalAngle(gravity: shankGravity) - thigh.sagittalAngle(gravity: thighGravity)
         return referenceFlexion - AngleUnwrapper.halfTurn(extensionFromReference)
     }
 }

@@ -70,8 +70,9 @@ public struct Recording: Hashable, Sendable {
         while let last = lines.last, last.isEmpty || last == "\r" { lines.removeLast() }
         guard let headerLine = lines.first else { throw .empty }
         let header = Self.trimmed(headerLine)
-        guard let layout = [(false, false), (false, true), (true, false), (true, true)]
-            .first(where: { Self.header(thigh: $0.0, truth: $0.1) == header })
+        guard
+            let layout = [(false, false), (false, true), (true, false), (true, true)]
+                .first(where: { Self.header(thigh: $0.0, truth: $0.1) == header })
         else { throw .unexpectedHeader(String(header)) }
         let (hasThigh, hasTruth) = layout
         let names = header.split(separator: ",")
@@ -95,23 +96,26 @@ public struct Recording: Hashable, Sendable {
                     throw .invalidNumber(line: lineNumber, column: column + 1, text: String(field))
                 }
                 guard limits[column].contains(value) else {
-                    throw .impossibleValue(line: lineNumber, column: column + 1, name: String(names[column]), value: value)
+                    throw .impossibleValue(
+                        line: lineNumber, column: column + 1, name: String(names[column]), value: value)
                 }
                 values[column] = value
             }
             if let previous = samples.last, !(values[0] > previous.time) {
                 throw .timeNotIncreasing(line: lineNumber)
             }
-            samples.append(InertialSample(
-                time: values[0],
-                acceleration: Vector3(values[1], values[2], values[3]),
-                rotationRate: Vector3(values[4], values[5], values[6])))
+            samples.append(
+                InertialSample(
+                    time: values[0],
+                    acceleration: Vector3(values[1], values[2], values[3]),
+                    rotationRate: Vector3(values[4], values[5], values[6])))
             temperatures.append(values[7])
             if hasThigh {
-                thigh.append(InertialSample(
-                    time: values[0],
-                    acceleration: Vector3(values[8], values[9], values[10]),
-                    rotationRate: Vector3(values[11], values[12], values[13])))
+                thigh.append(
+                    InertialSample(
+                        time: values[0],
+                        acceleration: Vector3(values[8], values[9], values[10]),
+                        rotationRate: Vector3(values[11], values[12], values[13])))
             }
             if hasTruth { truth.append(values[columns - 1]) }
         }

@@ -1,9 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-import Testing
-@testable import Fusion
 import Sensor
+import Testing
+
+@testable import Fusion
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The knee's axis identified from two sensors' rates, and the knee angle from both sensors'
 /// gravity directions, on an exactly known two-segment leg.
@@ -19,7 +21,8 @@ struct HingeAxesTests {
     @Test(arguments: 0..<3)
     func identifiesTheAxesWhenTheWholeLegSwings(mounting: Int) throws {
         let leg = SwingingLeg(mounting: Self.mountings[mounting], hipSwing: 25)
-        let fit = try #require(HingeAxisIdentification.identify(rates: leg.rates(gyroNoise: 0.5, seed: 7), interval: 1 / leg.sampleRate))
+        let fit = try #require(
+            HingeAxisIdentification.identify(rates: leg.rates(gyroNoise: 0.5, seed: 7), interval: 1 / leg.sampleRate))
         let truth = leg.axes
         #expect(fit.isDetermined)
         // One physical axis: either both found as the truth or both reversed.
@@ -33,7 +36,8 @@ struct HingeAxesTests {
     @Test
     func aStillThighLeavesItsAxisUndetermined() throws {
         let leg = SwingingLeg(mounting: Self.mountings[0], hipSwing: 0)
-        let fit = try #require(HingeAxisIdentification.identify(rates: leg.rates(gyroNoise: 0.5, seed: 7), interval: 1 / leg.sampleRate))
+        let fit = try #require(
+            HingeAxisIdentification.identify(rates: leg.rates(gyroNoise: 0.5, seed: 7), interval: 1 / leg.sampleRate))
         #expect(!fit.isDetermined)
     }
 
@@ -49,8 +53,9 @@ struct HingeAxesTests {
     func kneeFlexionIsIndependentOfTheThighsPosture(mounting: Int) throws {
         let leg = SwingingLeg(mounting: Self.mountings[mounting], hipSwing: 40)
         let reference = leg.pose(hip: (0, 0, 0), flexion: 90)
-        let legMounting = try #require(LegMounting(
-            axes: leg.axes, thighGravity: reference.thighGravity, shankGravity: reference.shankGravity))
+        let legMounting = try #require(
+            LegMounting(
+                axes: leg.axes, thighGravity: reference.thighGravity, shankGravity: reference.shankGravity))
         for (hip, flexion) in [
             ((0.0, 0.0, 0.0), 90.0), ((0, 0, 0), -5), ((0, 0, 0), 130), ((-90, 0, 0), 0), ((-90, 0, 0), 145),
             ((30, 15, 10), 60), ((-45, -20, -25), 110), ((10, 40, 0), 20),
@@ -91,7 +96,8 @@ struct SwingingLeg {
     /// the thigh's own axis, degrees; all zero is a thigh level and pointing forward, as seated) and
     /// a knee flexion in degrees.
     func orientations(hip: (Double, Double, Double), flexion: Double) -> (thigh: Matrix3, shank: Matrix3) {
-        let thigh = Self.rotation(.unitX, degrees: hip.1) * Self.rotation(.unitY, degrees: hip.0)
+        let thigh =
+            Self.rotation(.unitX, degrees: hip.1) * Self.rotation(.unitY, degrees: hip.0)
             * Self.rotation(.unitX, degrees: hip.2)
         let shank = thigh * Self.rotation(.unitY, degrees: flexion)
         return (thigh * thighMounting, shank * shankMounting)

@@ -1,4 +1,6 @@
+import Foundation
 import Testing
+
 @testable import Fusion
 
 struct RecordingTests {
@@ -8,7 +10,9 @@ struct RecordingTests {
         let text = "\(header)\n0,0,0,1,0.5,0,0,30.5\n0.004,0.01,0,0.99,0.5,-1,0,30.5\n0.0125,0,0,1,0,0,2,30.6\n"
         let recording = try Recording(csv: text)
         #expect(recording.samples.count == 3)
-        #expect(recording.samples[1] == InertialSample(time: 0.004, acceleration: Vector3(0.01, 0, 0.99), rotationRate: Vector3(0.5, -1, 0)))
+        #expect(
+            recording.samples[1]
+                == InertialSample(time: 0.004, acceleration: Vector3(0.01, 0, 0.99), rotationRate: Vector3(0.5, -1, 0)))
         #expect(recording.temperatures == [30.5, 30.5, 30.6])
         #expect(recording.truthAngles == nil)
     }
@@ -38,12 +42,21 @@ struct RecordingTests {
     /// 1e308 °/s used to reach the output as NaN; a value beyond the sensor's full scale is refused
     /// with its line and column.
     @Test(arguments: [
-        ("HEADER\n0,0,0,1,1e308,0,0,25\n", RecordingError.impossibleValue(line: 2, column: 5, name: "gyro_x_dps", value: 1e308)),
-        ("HEADER\n0,0,0,1,0,0,0,25\n0.01,16.5,0,1,0,0,0,25\n", .impossibleValue(line: 3, column: 2, name: "accel_x_g", value: 16.5)),
+        (
+            "HEADER\n0,0,0,1,1e308,0,0,25\n",
+            RecordingError.impossibleValue(line: 2, column: 5, name: "gyro_x_dps", value: 1e308)
+        ),
+        (
+            "HEADER\n0,0,0,1,0,0,0,25\n0.01,16.5,0,1,0,0,0,25\n",
+            .impossibleValue(line: 3, column: 2, name: "accel_x_g", value: 16.5)
+        ),
         ("HEADER\n0,0,0,1,0,0,-2001,25\n", .impossibleValue(line: 2, column: 7, name: "gyro_z_dps", value: -2001)),
         ("HEADER\n0,0,0,1,0,0,0,-61\n", .impossibleValue(line: 2, column: 8, name: "temp_c", value: -61)),
         ("HEADER\n-1e300,0,0,1,0,0,0,25\n", .impossibleValue(line: 2, column: 1, name: "time_s", value: -1e300)),
-        ("HEADER,truth_angle_deg\n0,0,0,1,0,0,0,25,720\n", .impossibleValue(line: 2, column: 9, name: "truth_angle_deg", value: 720)),
+        (
+            "HEADER,truth_angle_deg\n0,0,0,1,0,0,0,25,720\n",
+            .impossibleValue(line: 2, column: 9, name: "truth_angle_deg", value: 720)
+        ),
     ])
     func refusesValuesBeyondTheSensorsRanges(text: String, expected: RecordingError) {
         #expect(throws: expected) {
@@ -52,16 +65,19 @@ struct RecordingTests {
     }
 
     @Test func parsesTheThighSensorsColumnsBeforeTheTruth() throws {
-        let text = Recording.header(thigh: true, truth: true)
+        let text =
+            Recording.header(thigh: true, truth: true)
             + "\n0,0,0,1,0,0,0,25,0.5,0,0.8,1,-2,3,85\n0.005,0,0,1,0,0,0,25,0.4,0,0.9,0,0,0,84\n"
         let recording = try Recording(csv: text)
         #expect(recording.samples.count == 2)
-        #expect(recording.thighSamples == [
-            InertialSample(time: 0, acceleration: Vector3(0.5, 0, 0.8), rotationRate: Vector3(1, -2, 3)),
-            InertialSample(time: 0.005, acceleration: Vector3(0.4, 0, 0.9), rotationRate: .zero),
-        ])
+        #expect(
+            recording.thighSamples == [
+                InertialSample(time: 0, acceleration: Vector3(0.5, 0, 0.8), rotationRate: Vector3(1, -2, 3)),
+                InertialSample(time: 0.005, acceleration: Vector3(0.4, 0, 0.9), rotationRate: .zero),
+            ])
         #expect(recording.truthAngles == [85, 84])
-        let withoutTruth = try Recording(csv: Recording.header(thigh: true, truth: false) + "\n0,0,0,1,0,0,0,25,0,0,1,0,0,0\n")
+        let withoutTruth = try Recording(
+            csv: Recording.header(thigh: true, truth: false) + "\n0,0,0,1,0,0,0,25,0,0,1,0,0,0\n")
         #expect(withoutTruth.thighSamples?.count == 1)
         #expect(withoutTruth.truthAngles == nil)
         #expect(try Recording(csv: "\(header)\n0,0,0,1,0,0,0,25\n").thighSamples == nil)
@@ -92,5 +108,3 @@ struct RecordingTests {
         #expect(error.line == 7)
     }
 }
-
-import Foundation

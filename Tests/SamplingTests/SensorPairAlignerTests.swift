@@ -1,9 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Sensor
 import Testing
+
 @testable import Sampling
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Two sensors on their own clocks (0.8 % fast and 0.6 % slow), drained together by a host tick
 /// with jitter: every shank sample is paired once with the thigh's reading at its instant.
@@ -85,7 +87,8 @@ struct SensorPairAlignerTests {
 
     func expectEveryShankSampleOnce(_ run: Run) {
         #expect(run.pairs.map(\.shank.index) == Array(0..<run.shankCount))
-        #expect(run.pairs.allSatisfy { $0.thigh.index == $0.shank.index && $0.thigh.timeSeconds == $0.shank.timeSeconds })
+        #expect(
+            run.pairs.allSatisfy { $0.thigh.index == $0.shank.index && $0.thigh.timeSeconds == $0.shank.timeSeconds })
     }
 
     @Test
@@ -110,11 +113,15 @@ struct SensorPairAlignerTests {
         let run = run(seconds: 10, thighTrouble: .overflow(lost))
         expectEveryShankSampleOnce(run)
         // From the last sample before the gap to the first after it, give or take the clock fits.
-        let gap = (Self.thighStart + Double(lost.lowerBound - 2) * Self.thighPeriod)...(Self.thighStart
+        let gap =
+            (Self.thighStart + Double(lost.lowerBound - 2) * Self.thighPeriod)
+            ...(Self.thighStart
             + Double(lost.upperBound + 1) * Self.thighPeriod)
         #expect(largestError(run, after: 2, excluding: gap) < 1.5)
         // Across the gap the reading moves from one side's to the other's, never past them.
-        let inside = (Self.thighStart + Double(lost.lowerBound) * Self.thighPeriod)...(Self.thighStart
+        let inside =
+            (Self.thighStart + Double(lost.lowerBound) * Self.thighPeriod)
+            ...(Self.thighStart
             + Double(lost.upperBound - 1) * Self.thighPeriod)
         let bridged = run.pairs.filter { inside.contains(run.shankTime($0.shank.index)) }.map(\.thigh.angularRateDPS.x)
         let ends = [

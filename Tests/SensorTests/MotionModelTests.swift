@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Sensor
 
 @Suite struct MotionModelTests {
@@ -41,7 +42,8 @@ import Testing
         var pitch = thigh.state(atSeconds: 0).inclinationDegrees
         for step in 0..<Int(thigh.durationSeconds / dt) {
             let t = Double(step) * dt
-            pitch -= (thigh.state(atSeconds: t).angularRateDPS.y + thigh.state(atSeconds: t + dt).angularRateDPS.y) / 2 * dt
+            pitch -=
+                (thigh.state(atSeconds: t).angularRateDPS.y + thigh.state(atSeconds: t + dt).angularRateDPS.y) / 2 * dt
         }
         let end = thigh.state(atSeconds: Double(Int(thigh.durationSeconds / dt)) * dt).inclinationDegrees
         #expect(abs(pitch - end) < 1e-6)
@@ -78,7 +80,8 @@ import Testing
         for step in 0..<Int(model.durationSeconds / dt) {
             let t = Double(step) * dt
             // The rate about the board's y axis is the negative inclination rate.
-            angle -= (model.state(atSeconds: t).angularRateDPS.y + model.state(atSeconds: t + dt).angularRateDPS.y) / 2 * dt
+            angle -=
+                (model.state(atSeconds: t).angularRateDPS.y + model.state(atSeconds: t + dt).angularRateDPS.y) / 2 * dt
             #expect(abs(angle - model.state(atSeconds: t + dt).inclinationDegrees) < 0.01)
         }
     }
