@@ -30,6 +30,9 @@ struct SensorPairAlignerTests {
     static let thighPeriod = 1 / (200 * 0.994)
     static let thighStart = 0.0023
 
+    /// The true time of thigh sample `index`.
+    static func thighTime(_ index: Int) -> Double { thighStart + Double(index) * thighPeriod }
+
     /// The thigh's angular rate about x at true time `t`, °/s.
     static func thighRate(_ t: Double) -> Double { 100 * sin(2 * .pi * 1.3 * t) }
 
@@ -56,8 +59,8 @@ struct SensorPairAlignerTests {
             }
             var stalled = false
             if case .stall(let from, let to) = thighTrouble, host >= from, host < to { stalled = true }
-            while !stalled, Self.thighStart + Double(nextThigh) * Self.thighPeriod <= host {
-                let time = Self.thighStart + Double(nextThigh) * Self.thighPeriod
+            while !stalled, Self.thighTime(nextThigh) <= host {
+                let time = Self.thighTime(nextThigh)
                 if case .overflow(let lost) = thighTrouble, lost.contains(nextThigh) {
                     nextThigh += 1
                     continue
@@ -113,20 +116,13 @@ struct SensorPairAlignerTests {
         let run = run(seconds: 10, thighTrouble: .overflow(lost))
         expectEveryShankSampleOnce(run)
         // From the last sample before the gap to the first after it, give or take the clock fits.
-        let gap =
-            (Self.thighStart + Double(lost.lowerBound - 2) * Self.thighPeriod)
-            ...(Self.thighStart
-            + Double(lost.upperBound + 1) * Self.thighPeriod)
+        let gap = Self.thighTime(lost.lowerBound - 2)...Self.thighTime(lost.upperBound + 1)
         #expect(largestError(run, after: 2, excluding: gap) < 1.5)
         // Across the gap the reading moves from one side's to the other's, never past them.
-        let inside =
-            (Self.thighStart + Double(lost.lowerBound) * Self.thighPeriod)
-            ...(Self.thighStart
-            + Double(lost.upperBound - 1) * Self.thighPeriod)
+        let inside = Self.thighTime(lost.lowerBound)...Self.thighTime(lost.upperBound - 1)
         let bridged = run.pairs.filter { inside.contains(run.shankTime($0.shank.index)) }.map(\.thigh.angularRateDPS.x)
         let ends = [
-            Self.thighRate(Self.thighStart + Double(lost.lowerBound - 1) * Self.thighPeriod),
-            Self.thighRate(Self.thighStart + Double(lost.upperBound) * Self.thighPeriod),
+            Self.thighRate(Self.thighTime(lost.lowerBound - 1)), Self.thighRate(Self.thighTime(lost.upperBound)),
         ]
         #expect(!bridged.isEmpty)
         #expect(bridged.allSatisfy { $0 >= ends.min()! - 1e-9 && $0 <= ends.max()! + 1e-9 })
