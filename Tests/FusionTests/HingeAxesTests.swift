@@ -4,7 +4,7 @@ import Testing
 @testable import Fusion
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// The knee's axis identified from two sensors' rates, and the knee angle from both sensors'

@@ -4,7 +4,7 @@ import Testing
 @testable import Sampling
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// Two sensors on their own clocks (0.8 % fast and 0.6 % slow), drained together by a host tick
