@@ -1,10 +1,5 @@
+import LinuxSystem
 import Synchronization
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 
 /// The time base of button edges, cues and the simulator: nanoseconds on `CLOCK_MONOTONIC`, the
 /// clock the kernel stamps GPIO edge events with.
@@ -22,19 +17,13 @@ public protocol GPIOClock: AnyObject, Sendable {
 public final class SystemGPIOClock: GPIOClock {
     public init() {}
 
-    /// The corresponding call is `clock_gettime(CLOCK_MONOTONIC, &ts)`.
     public var nowNanoseconds: UInt64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
+        MonotonicTime.nowNanoseconds
     }
 
-    /// The corresponding call is `clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, …)`, repeated
-    /// after `EINTR` (an absolute deadline makes the repeat exact).
+    /// Sleeps through signals: the deadline is absolute.
     public func sleep(untilNanoseconds deadline: UInt64) {
-        var request = timespec(
-            tv_sec: Int(deadline / 1_000_000_000), tv_nsec: Int(deadline % 1_000_000_000))
-        while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &request, nil) == EINTR {}
+        MonotonicTime.sleep(untilNanoseconds: deadline)
     }
 }
 

@@ -35,7 +35,7 @@ public struct ControlClient: Sendable {
         try connect(descriptor, to: address)
 
         let timeout = replyTimeoutNanoseconds ?? request.defaultReplyTimeoutNanoseconds
-        let deadline = monotonicNanoseconds() &+ timeout
+        let deadline = MonotonicTime.nowNanoseconds &+ timeout
         try write(request.line, to: descriptor, deadline: deadline, request: request)
         let line = try readLine(from: descriptor, deadline: deadline, request: request)
         do {
@@ -46,7 +46,7 @@ public struct ControlClient: Sendable {
     }
 
     private func connect(_ descriptor: CInt, to address: UnixSocketAddress) throws(ControlClientError) {
-        let deadline = monotonicNanoseconds() &+ connectTimeoutNanoseconds
+        let deadline = MonotonicTime.nowNanoseconds &+ connectTimeoutNanoseconds
         while true {
             if address.withSockaddr({ Glibc.connect(descriptor, $0, $1) }) == 0 { return }
             let error = Errno.current
@@ -59,7 +59,7 @@ public struct ControlClient: Sendable {
                 continue
             case EAGAIN:
                 // A full listen queue: a non-blocking AF_UNIX connect says so at once, so retry.
-                guard monotonicNanoseconds() < deadline else { throw .busy(path: path) }
+                guard MonotonicTime.nowNanoseconds < deadline else { throw .busy(path: path) }
                 var pause = timespec(tv_sec: 0, tv_nsec: 20_000_000)
                 nanosleep(&pause, nil)
             default:

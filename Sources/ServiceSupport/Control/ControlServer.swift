@@ -68,7 +68,7 @@ public final class ControlServer {
         guard let address = UnixSocketAddress(path: path) else { throw .pathTooLong(path) }
         self.path = path
         clientTimeout = clientTimeoutNanoseconds
-        self.clock = clock ?? monotonicNanoseconds
+        self.clock = clock ?? { MonotonicTime.nowNanoseconds }
         try Self.makeDirectory(containing: path)
         try Self.removeStaleSocket(at: address, path: path)
 

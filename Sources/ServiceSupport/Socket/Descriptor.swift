@@ -5,20 +5,12 @@ import Musl
 #endif
 import LinuxSystem
 
-/// Monotonic time in nanoseconds, for client time-outs. The corresponding call is
-/// `clock_gettime(CLOCK_MONOTONIC)`.
-func monotonicNanoseconds() -> UInt64 {
-    var now = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &now)
-    return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
-}
-
 /// Waits until `descriptor` is ready for `events` or `deadline` (monotonic nanoseconds) passes.
 /// A signal does not end the wait early: the remaining time is waited again.
 /// - Returns: False at the deadline.
 func waitFor(_ events: Int16, on descriptor: CInt, untilNanoseconds deadline: UInt64) throws(Errno) -> Bool {
     while true {
-        let now = monotonicNanoseconds()
+        let now = MonotonicTime.nowNanoseconds
         guard now < deadline else { return false }
         var entry = pollfd(fd: descriptor, events: events, revents: 0)
         // Round up so a wait never spins on a zero time-out just before the deadline.
