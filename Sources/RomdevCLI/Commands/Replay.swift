@@ -74,7 +74,6 @@ public struct ReplayAction: CommandAction, Equatable {
     public func run(in context: CommandContext) throws {
         let calibrationFile = try CalibrationFile(explicitPath: calibrationPath, store: store, in: context)
         let loaded = try calibrationFile.load()
-        let calibration = loaded ?? .identity
         let text = try Self.readText(at: recordingPath)
         let recording: Recording
         do {
