@@ -13,7 +13,7 @@ import Glibc
     init() throws { fixture = try StoreFixture() }
 
     @Test func openingCreatesParentDirectories() throws {
-        let path = fixture.directory.appendingPathComponent("a/b/care.sqlite").path
+        let path = fixture.directory.path("a/b/care.sqlite")
         _ = try CareStore(path: path, timeZone: fixture.calendar.timeZone)
         #expect(FileManager.default.fileExists(atPath: path))
     }
@@ -22,7 +22,7 @@ import Glibc
         let id = try fixture.store.storeMetadata().deviceID
         let reopened = try CareStore(path: fixture.path, timeZone: fixture.calendar.timeZone)
         #expect(try reopened.storeMetadata().deviceID == id)
-        let other = try CareStore(path: fixture.directory.appendingPathComponent("other.sqlite").path,
+        let other = try CareStore(path: fixture.directory.path("other.sqlite"),
                                   timeZone: fixture.calendar.timeZone)
         #expect(try other.storeMetadata().deviceID != id)
     }
@@ -46,7 +46,7 @@ import Glibc
 
     @Test(arguments: [CareStore.Access.readOnly, .readWrite, .create, .initialize])
     func refusesAFileThatIsNotAStore(access: CareStore.Access) throws {
-        let path = fixture.directory.appendingPathComponent("notes.sqlite").path
+        let path = fixture.directory.path("notes.sqlite")
         let notes = Data(repeating: 0x41, count: 8192)
         try notes.write(to: URL(fileURLWithPath: path))
         #expect { try CareStore(path: path, access: access, timeZone: fixture.calendar.timeZone) } throws: {
@@ -58,7 +58,7 @@ import Glibc
 
     @Test(arguments: [CareStore.Access.readOnly, .readWrite, .create])
     func anEmptyFileIsNeverMadeIntoAStore(access: CareStore.Access) throws {
-        let path = fixture.directory.appendingPathComponent("empty.sqlite").path
+        let path = fixture.directory.path("empty.sqlite")
         #expect(FileManager.default.createFile(atPath: path, contents: nil))
         #expect { try CareStore(path: path, access: access, timeZone: fixture.calendar.timeZone) } throws: {
             guard case .notAStore(let named, let reason)? = $0 as? CareStoreError else { return false }
@@ -69,7 +69,7 @@ import Glibc
     }
 
     @Test func initializeAdoptsAnEmptyFile() throws {
-        let path = fixture.directory.appendingPathComponent("mktemp.sqlite").path
+        let path = fixture.directory.path("mktemp.sqlite")
         #expect(FileManager.default.createFile(atPath: path, contents: nil))
         let store = try CareStore(path: path, access: .initialize, timeZone: fixture.calendar.timeZone)
         #expect(try store.integrityProblem() == nil)
@@ -77,7 +77,7 @@ import Glibc
     }
 
     @Test func anotherProgramsDatabaseIsLeftAlone() throws {
-        let path = fixture.directory.appendingPathComponent("other.sqlite").path
+        let path = fixture.directory.path("other.sqlite")
         try Database(path: path).write { try $0.execute("CREATE TABLE notes (text TEXT)") }
         for access in [CareStore.Access.readOnly, .readWrite, .create, .initialize] {
             #expect { try CareStore(path: path, access: access, timeZone: fixture.calendar.timeZone) } throws: {
@@ -89,7 +89,7 @@ import Glibc
     }
 
     @Test func onlyCreatingAccessCreatesAMissingStore() throws {
-        let path = fixture.directory.appendingPathComponent("missing.sqlite").path
+        let path = fixture.directory.path("missing.sqlite")
         for access in [CareStore.Access.readOnly, .readWrite] {
             #expect(throws: CareStoreError.self) { try CareStore(path: path, access: access, timeZone: fixture.calendar.timeZone) }
             #expect(!FileManager.default.fileExists(atPath: path))
@@ -99,7 +99,7 @@ import Glibc
     }
 
     @Test func theStoreAndItsWALFilesAreCreatedGroupWritable() throws {
-        let path = fixture.directory.appendingPathComponent("modes/care.sqlite").path
+        let path = fixture.directory.path("modes/care.sqlite")
         // The appliance's unit runs with UMask=0007, a login shell with 0022: neither matters.
         let store = try CareStore(path: path, access: .create, timeZone: fixture.calendar.timeZone)
         try store.setMetadata("left", for: .limb)
@@ -111,7 +111,7 @@ import Glibc
 
     /// A closed store of several pages (the WAL checkpointed into the file), for damaging.
     private func closedStoreOfSeveralPages() throws -> String {
-        let path = fixture.directory.appendingPathComponent("damaged.sqlite").path
+        let path = fixture.directory.path("damaged.sqlite")
         do {
             let store = try CareStore(path: path, access: .create, timeZone: fixture.calendar.timeZone)
             // Rows small enough to stay on b-tree pages (no overflow pages, whose content SQLite

@@ -2,27 +2,23 @@ import Care
 import CareStorage
 import Foundation
 import SQLite
+import TestSupport
 
 /// A care store in a fresh temporary directory, with a calendar pinned to a DST zone and
-/// helpers for fixed dates. The directory is removed with the fixture.
+/// helpers for fixed dates. The directory goes with the fixture.
 final class StoreFixture {
-    let directory: URL
+    let directory: TemporaryDirectory
     let path: String
     let calendar: Calendar
     let store: CareStore
 
     init(timeZone: String = "America/Los_Angeles") throws {
-        directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("romdev-store-tests-\(UUID().uuidString)", isDirectory: true)
-        path = directory.appendingPathComponent("care.sqlite").path
+        directory = try TemporaryDirectory()
+        path = directory.path("care.sqlite")
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: timeZone)!
         self.calendar = calendar
         store = try CareStore(path: path, timeZone: calendar.timeZone)
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(at: directory)
     }
 
     /// A local date in the fixture's zone.

@@ -1,4 +1,5 @@
 import Foundation
+import struct Sensor.SplitMix64
 import Testing
 @testable import Care
 

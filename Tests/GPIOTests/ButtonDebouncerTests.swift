@@ -1,4 +1,5 @@
 import GPIO
+import struct Sensor.SplitMix64
 import Testing
 
 private let ms: UInt64 = 1_000_000

@@ -1,6 +1,7 @@
 import Foundation
 import SQLite
 import Testing
+import TestSupport
 
 @Suite struct MigratorTests {
     let directory: TemporaryDirectory

@@ -4,6 +4,7 @@ import LinuxSystem
 import ServiceSupport
 import Synchronization
 import Testing
+import TestSupport
 
 /// A client request running on its own thread, as `romdev measure` would in another process.
 private final class PendingCall: Sendable {

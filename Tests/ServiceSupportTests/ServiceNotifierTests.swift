@@ -2,6 +2,7 @@ import Foundation
 import LinuxSystem
 import ServiceSupport
 import Testing
+import TestSupport
 
 @Suite("Service notifier")
 struct ServiceNotifierTests {

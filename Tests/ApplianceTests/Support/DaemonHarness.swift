@@ -6,6 +6,7 @@ import Fusion
 import GPIO
 import ServiceSupport
 import Synchronization
+import TestSupport
 
 /// Records what the daemon tells the service manager and the journal.
 final class RecordingOutput: DaemonOutput, @unchecked Sendable {
@@ -136,7 +137,7 @@ final class QueuedRequests: ControlRequestSource {
 /// A daemon on the simulated GPIO chip, a manual clock and a real care store in a temporary
 /// directory, run until a condition holds.
 final class DaemonHarness {
-    let directory: String
+    let directory: TemporaryDirectory
     let store: CareStore
     let calendar: Calendar
     let clock = ManualGPIOClock(startNanoseconds: 1_000_000_000)
@@ -173,11 +174,10 @@ final class DaemonHarness {
         onboarded: Bool = true, presses: [ScriptedPress] = [], sensorProblem: String? = nil,
         scripts: [[(seconds: Double, event: GuidedMeasurementEvent)]] = []
     ) throws {
-        directory = NSTemporaryDirectory() + "romdev-daemon-tests-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        directory = try TemporaryDirectory()
         let calendar = Zones.calendar(zone)
         self.calendar = calendar
-        store = try CareStore(path: directory + "/care.sqlite", timeZone: calendar.timeZone)
+        store = try CareStore(path: directory.path("care.sqlite"), timeZone: calendar.timeZone)
         self.start = start(calendar)
         wallClock = SimulatedWallClock(start: self.start, monotonic: clock)
         sensor = FakeSensorProbe(problem: sensorProblem)
@@ -201,10 +201,6 @@ final class DaemonHarness {
             _ = try store.seedRecoverPlan(start: first, limb: .left, timeZone: calendar.timeZone, now: first)
             if onboarded { try onboard(at: first.addingTimeInterval(60)) }
         }
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(atPath: directory)
     }
 
     func onboard(at date: Date) throws {

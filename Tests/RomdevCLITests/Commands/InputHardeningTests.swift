@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Testing
 @testable import RomdevCLI
+import TestSupport
 
 /// Input that used to be accepted silently, crash, or reach the terminal raw.
 @Suite struct InputHardeningTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import RomdevCLI
+import TestSupport
 
 /// Every care command through the built `romdev` binary: stdout, stderr and exit status.
 // Serialized: each case starts several processes, and running them all at once would only

@@ -1,6 +1,7 @@
 import Appliance
 import Foundation
 import Testing
+import TestSupport
 
 @Suite("Daemon configuration through the binary")
 struct DaemonConfigurationEndToEndTests {

@@ -1,6 +1,7 @@
 import CareStorage
 import Foundation
 import Testing
+import TestSupport
 
 #if canImport(Glibc)
 import Glibc

@@ -1,6 +1,7 @@
 import Foundation
 import ServiceSupport
 import Testing
+import TestSupport
 
 /// `/usr/bin/setpriv`, which runs the binary as an unprivileged user when the tests run as root.
 private let setpriv = ["/usr/bin/setpriv", "/bin/setpriv"].first { FileManager.default.isExecutableFile(atPath: $0) }

@@ -1,6 +1,7 @@
 import Foundation
 import ServiceSupport
 import Testing
+import TestSupport
 
 /// `romdev export --to DIR` through the built binary, as romdev-export@.service runs it.
 @Suite(.serialized) struct ExportEndToEndTests {

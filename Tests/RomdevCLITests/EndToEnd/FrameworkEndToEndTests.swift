@@ -1,5 +1,6 @@
 import Testing
 @testable import RomdevCLI
+import TestSupport
 
 @Suite struct FrameworkEndToEndTests {
     @Test func helpGoesToStdoutWithStatusZero() throws {

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import TestSupport
 
 /// One-character and dot-relative paths, through the built binary in a working directory of its
 /// own: each used to crash (exit 132) in NSString's path functions.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import RomdevCLI
+import TestSupport
 
 /// A formatter from the usual places, or nil when it is not installed.
 private func tool(_ name: String) -> String? {

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import SQLite
 import Testing
+import TestSupport
 
 /// The fuzz tier: malformed arguments, configuration files, calibration files and recordings,
 /// each run through the built binary against an onboarded store.

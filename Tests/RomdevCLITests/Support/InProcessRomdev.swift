@@ -1,6 +1,7 @@
 import Foundation
 import Sensor
 @testable import RomdevCLI
+import TestSupport
 
 /// Runs romdev command lines in this process against a store in a temporary directory, with a
 /// fixed clock and time zone, capturing standard output.

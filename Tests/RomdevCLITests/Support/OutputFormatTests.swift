@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import RomdevCLI
+import TestSupport
 
 @Suite struct OutputFormatTests {
     @Test func jsonKeepsKeyOrderAndEscapes() {

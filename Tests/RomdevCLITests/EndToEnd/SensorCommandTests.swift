@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `romdev doctor` and `romdev record` through the built binary, on the simulated sensor.
@@ -53,7 +54,6 @@ import Testing
 
     @Test func recordWritesTheSensorClockAndTruth() throws {
         let directory = try TemporaryDirectory()
-        defer { directory.remove() }
         let file = directory.path("session.csv")
         let result = try RomdevProcess.run(["record", "--simulate", "--seconds", "0.5", "--output", file, "--seed", "3"])
         #expect(result.status == 0, "\(result.stderr)")
@@ -68,7 +68,6 @@ import Testing
 
     @Test func recordRepeatsForASeed() throws {
         let directory = try TemporaryDirectory()
-        defer { directory.remove() }
         func columns(_ name: String, seed: String) throws -> [String] {
             let file = directory.path(name)
             let result = try RomdevProcess.run(
@@ -87,7 +86,6 @@ import Testing
 
     @Test func recordNeverOverwrites() throws {
         let directory = try TemporaryDirectory()
-        defer { directory.remove() }
         let file = directory.path("kept.csv")
         try "precious\n".write(toFile: file, atomically: true, encoding: .utf8)
         let result = try RomdevProcess.run(["record", "--simulate", "--seconds", "1", "--output", file])
@@ -98,7 +96,6 @@ import Testing
 
     @Test func recordFromAMissingBusCreatesNoFile() throws {
         let directory = try TemporaryDirectory()
-        defer { directory.remove() }
         let file = directory.path("none.csv")
         let result = try RomdevProcess.run(["record", "--bus", "/dev/i2c-97", "--seconds", "1", "--output", file])
         #expect(result.status == 1)

@@ -1,9 +1,10 @@
 import Foundation
+import TestSupport
 import Testing
 
-/// The repository's root, found from this file's path (Tests/GPIOTests/…).
+/// The repository's root, found from this file's path (Tests/RomdevCLITests/EndToEnd/…).
 private let repositoryRoot = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
 private func boardFile(_ path: String) throws -> String {
     try String(contentsOf: repositoryRoot.appendingPathComponent(path), encoding: .utf8)
@@ -24,10 +25,9 @@ private let systemdAnalyze = ["/usr/bin/systemd-analyze", "/bin/systemd-analyze"
 /// `make` from the usual places, or nil.
 private let make = ["/usr/bin/make", "/bin/make"].first { FileManager.default.isExecutableFile(atPath: $0) }
 
-/// The built `romdev` next to the test bundle in the build directory, or nil.
-private let builtRomdev: String? = [
-    Bundle.main.bundleURL, URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
-].map { $0.appendingPathComponent("romdev").path }.first { FileManager.default.isExecutableFile(atPath: $0) }
+/// The built `romdev`, or nil.
+private let builtRomdev: String? =
+    FileManager.default.isExecutableFile(atPath: RomdevProcess.executable.path) ? RomdevProcess.executable.path : nil
 
 private struct Run {
     let status: Int32
@@ -141,13 +141,11 @@ struct BoardFileTests {
         arguments: [("romdev.service", "romdev.service"), ("romdev-export@.service", "romdev-export@sda1.service")])
     func unitVerifiesWithAnExistingBinary(unit: String, instance: String) throws {
         // `verify` insists that ExecStart= exists, and the daemon is not installed here.
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("romdev-units-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let directory = try TemporaryDirectory()
         let text = try boardFile("systemd/\(unit)").split(separator: "\n", omittingEmptySubsequences: false)
             .map { $0.hasPrefix("ExecStart=/usr/bin/romdev ") ? "ExecStart=/bin/true" : String($0) }
             .joined(separator: "\n")
-        let copy = directory.appendingPathComponent(instance)
+        let copy = directory.url.appendingPathComponent(instance)
         try text.write(to: copy, atomically: true, encoding: .utf8)
         let result = try run(try #require(systemdAnalyze), ["verify", "--man=no", copy.path])
         #expect(result.status == 0, "\(result.output)")
@@ -155,19 +153,10 @@ struct BoardFileTests {
     }
 }
 
-/// A scratch directory, removed when the value is released.
-private final class ScratchDirectory {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("romdev-board-\(UUID().uuidString)")
-    init() throws { try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true) }
-    deinit { try? FileManager.default.removeItem(at: url) }
-    func path(_ relative: String) -> String { url.path + relative }
-    func text(_ relative: String) throws -> String { try String(contentsOfFile: path(relative), encoding: .utf8) }
-}
-
 @Suite("Installing on a board")
 struct InstallTests {
     /// `make install` of the built romdev into a scratch DESTDIR.
-    private func install(prefix: String, into root: ScratchDirectory) throws -> Run {
+    private func install(prefix: String, into root: TemporaryDirectory) throws -> Run {
         try run(
             try #require(make),
             ["--no-print-directory", "install", "PREFIX=\(prefix)", "DESTDIR=\(root.url.path)",
@@ -192,7 +181,7 @@ struct InstallTests {
 
     @Test(.enabled(if: make != nil && builtRomdev != nil, "needs make and the built romdev"))
     func usrLocalInstallPutsEveryFileWhereSystemdAndUdevReadIt() throws {
-        let root = try ScratchDirectory()
+        let root = try TemporaryDirectory()
         let result = try install(prefix: "/usr/local", into: root)
         try #require(result.status == 0, "\(result.output)")
 
@@ -204,38 +193,38 @@ struct InstallTests {
         #expect(page.output.contains(".TH ROMDEV 8 2023-11-14 "), "romdev(8), dated by SOURCE_DATE_EPOCH")
 
         for unit in ["romdev.service", "romdev-export@.service"] {
-            let installed = try root.text("/usr/local/lib/systemd/system/\(unit)")
+            let installed = try root.read("/usr/local/lib/systemd/system/\(unit)")
             #expect(installed.contains("ExecStart=/usr/local/bin/romdev "), "\(unit) runs the installed binary")
             #expect(!installed.contains("/usr/bin/romdev"), "\(unit) still names /usr/bin/romdev")
             let source = try boardFile("systemd/\(unit)")
             #expect(installed == source.replacingOccurrences(of: "/usr/bin/romdev", with: "/usr/local/bin/romdev"))
         }
         for rules in ["60-romdev.rules", "61-romdev-export.rules"] {
-            #expect(try root.text("/usr/local/lib/udev/rules.d/\(rules)") == (try boardFile("udev/\(rules)")))
+            #expect(try root.read("/usr/local/lib/udev/rules.d/\(rules)") == (try boardFile("udev/\(rules)")))
         }
-        #expect(try root.text("/usr/local/lib/sysusers.d/romdev.conf") == (try boardFile("systemd/romdev.sysusers")))
-        #expect(try root.text("/usr/local/lib/tmpfiles.d/romdev.conf") == (try boardFile("systemd/romdev.tmpfiles")))
+        #expect(try root.read("/usr/local/lib/sysusers.d/romdev.conf") == (try boardFile("systemd/romdev.sysusers")))
+        #expect(try root.read("/usr/local/lib/tmpfiles.d/romdev.conf") == (try boardFile("systemd/romdev.tmpfiles")))
 
         let defaults = try run(try #require(builtRomdev), ["daemon", "--print-config"])
         #expect(defaults.status == 0)
-        #expect(try root.text("/etc/romdev/romdev.conf") == defaults.output, "the default configuration")
+        #expect(try root.read("/etc/romdev/romdev.conf") == defaults.output, "the default configuration")
         let check = try run(root.path("/usr/local/bin/romdev"), ["daemon", "--check-config", "--config", root.path("/etc/romdev/romdev.conf")])
         #expect(check.status == 0, "the installed daemon accepts the installed configuration: \(check.output)")
     }
 
     @Test(.enabled(if: make != nil && builtRomdev != nil, "needs make and the built romdev"))
     func installKeepsAnExistingConfiguration() throws {
-        let root = try ScratchDirectory()
+        let root = try TemporaryDirectory()
         try FileManager.default.createDirectory(atPath: root.path("/etc/romdev"), withIntermediateDirectories: true)
         try "button = GPIO5\n".write(toFile: root.path("/etc/romdev/romdev.conf"), atomically: true, encoding: .utf8)
         let result = try install(prefix: "/usr/local", into: root)
         #expect(result.status == 0, "\(result.output)")
-        #expect(try root.text("/etc/romdev/romdev.conf") == "button = GPIO5\n")
+        #expect(try root.read("/etc/romdev/romdev.conf") == "button = GPIO5\n")
     }
 
     @Test(.enabled(if: make != nil && builtRomdev != nil, "needs make and the built romdev"))
     func usrInstallUsesTheSystemsUnitDirectory() throws {
-        let root = try ScratchDirectory()
+        let root = try TemporaryDirectory()
         let result = try install(prefix: "/usr", into: root)
         try #require(result.status == 0, "\(result.output)")
         // Debian's systemd.pc says /lib/systemd/system on bookworm, /usr/lib/systemd/system on trixie.
@@ -248,7 +237,7 @@ struct InstallTests {
 
     @Test(.enabled(if: make != nil && builtRomdev != nil, "needs make and the built romdev"))
     func uninstallRemovesEverythingButTheConfiguration() throws {
-        let root = try ScratchDirectory()
+        let root = try TemporaryDirectory()
         try #require(try install(prefix: "/usr/local", into: root).status == 0)
         let result = try run(
             try #require(make), ["--no-print-directory", "uninstall", "PREFIX=/usr/local", "DESTDIR=\(root.url.path)"],
@@ -263,11 +252,11 @@ struct InstallTests {
 
     @Test(.enabled(if: make != nil && builtRomdev != nil, "needs make and the built romdev"))
     func otherPrefixesKeepTheBoardFilesWhereTheyAreRead() throws {
-        let root = try ScratchDirectory()
+        let root = try TemporaryDirectory()
         let result = try install(prefix: "/opt/romdev", into: root)
         try #require(result.status == 0, "\(result.output)")
         #expect(FileManager.default.isExecutableFile(atPath: root.path("/opt/romdev/bin/romdev")))
-        let unit = try root.text("/usr/local/lib/systemd/system/romdev.service")
+        let unit = try root.read("/usr/local/lib/systemd/system/romdev.service")
         #expect(unit.contains("ExecStart=/opt/romdev/bin/romdev daemon"))
         #expect(FileManager.default.fileExists(atPath: root.path("/usr/local/lib/udev/rules.d/60-romdev.rules")))
     }
@@ -278,7 +267,7 @@ struct PackageScriptTests {
     /// Runs a maintainer script with stand-ins for the system tools that log their arguments;
     /// `deb-systemd-helper was-enabled` answers `wasEnabled`.
     private func runScript(_ name: String, _ arguments: [String], wasEnabled: Bool = true) throws -> (status: Int32, calls: [String]) {
-        let scratch = try ScratchDirectory()
+        let scratch = try TemporaryDirectory()
         let log = scratch.path("/calls")
         for tool in ["systemd-sysusers", "systemd-tmpfiles", "systemctl", "udevadm", "deb-systemd-helper", "deb-systemd-invoke"] {
             let stub = scratch.path("/\(tool)")

@@ -1,19 +1,22 @@
 import Foundation
 
 /// Runs the built `romdev` executable, as swift-argument-parser's `AssertExecuteCommand` does.
-struct RomdevProcess {
-    struct Result {
+///
+/// A test target that uses it depends on the `romdev` target, so that the executable is built.
+public enum RomdevProcess {
+    public struct Result: Sendable {
         /// The exit status, or the signal's number when `signaled`.
-        var status: Int32
+        public var status: Int32
         /// Whether a signal ended the process (a crash: SIGILL from a trap, SIGSEGV, SIGABRT).
-        var signaled = false
-        var stdout: String
-        var stderr: String
+        public var signaled = false
+        public var stdout: String
+        public var stderr: String
     }
 
     /// The `romdev` executable next to the test bundle in the build directory.
-    static let executable: URL = {
+    public static let executable: URL = {
         let candidates = [
+            URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent(),
             Bundle.main.bundleURL,
             URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
         ]
@@ -24,12 +27,12 @@ struct RomdevProcess {
         return candidates[0].appendingPathComponent("romdev")
     }()
 
-    /// Runs `romdev arguments…` with exactly `environment` (plus PATH), in `directory` when given,
-    /// and returns its status and output.
+    /// Runs `romdev arguments…` with exactly `environment` (plus PATH, and TZ=UTC unless given),
+    /// in `directory` when given, and returns its status and output.
     ///
     /// - Parameter wrapper: A command that runs romdev, its path appended (e.g. `setpriv …` to
     ///   run as another user); empty runs romdev itself.
-    static func run(
+    public static func run(
         _ arguments: [String], environment: [String: String] = [:], in directory: String? = nil, wrapper: [String] = []
     ) throws -> Result {
         let process = Process()
