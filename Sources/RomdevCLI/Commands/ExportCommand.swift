@@ -1,6 +1,7 @@
 import Care
 import CareStorage
 import Foundation
+import LinuxSystem
 import ServiceSupport
 
 /// `romdev export`: every outcome, for analysis.

@@ -1,6 +1,7 @@
 import Care
 import CareStorage
 import Foundation
+import LinuxSystem
 
 /// `romdev report`: the recovery report, one HTML page for a therapist.
 struct ReportCommand: CommandAction, Hashable {

@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 @testable import RomdevCLI
-import TestSupport
 
 @Suite struct OutputFormatTests {
     @Test func jsonKeepsKeyOrderAndEscapes() {
@@ -58,15 +57,5 @@ import TestSupport
         #expect(LocalTime.iso8601(date, calendar: calendar) == "2026-06-07T05:30:00-02:30")
         calendar.timeZone = TimeZone(identifier: "UTC")!
         #expect(LocalTime.iso8601(date, calendar: calendar) == "2026-06-07T08:00:00Z")
-    }
-
-    @Test func atomicWriteReplacesTheFileWhole() throws {
-        let directory = try TemporaryDirectory()
-        let path = directory.path + "/out.csv"
-        try AtomicFile.write("old\n", to: path)
-        try AtomicFile.write("new\n", to: path)
-        #expect(try String(contentsOfFile: path, encoding: .utf8) == "new\n")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["out.csv"])
-        #expect(throws: AtomicFile.WriteError.self) { try AtomicFile.write("x", to: directory.path + "/missing/out.csv") }
     }
 }

@@ -1,7 +1,7 @@
-import Foundation
-import LinuxSystem
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
 #endif
 
 /// Writes files so that readers see either nothing (or the old content) or the whole new file,
@@ -12,49 +12,76 @@ import Glibc
 /// refused (as root, a rename over `/dev/null` would replace the device), and so is a symbolic
 /// link: replacing the link would silently cut it, and following it would let whoever can write
 /// the link's directory choose which file gets replaced.
-enum AtomicFile {
-    /// Why a write failed: the operation, the path and the reason (usually a C error).
-    struct WriteError: Error, CustomStringConvertible {
-        var operation: String
-        var path: String
-        var reason: String
+public enum AtomicFile {
+    /// Why a write failed: the operation, the path, and the reason.
+    public struct WriteError: Error, Hashable, Sendable, CustomStringConvertible {
+        public enum Reason: Hashable, Sendable, CustomStringConvertible {
+            /// A system call failed.
+            case system(Errno)
+            /// The path cannot name a file (see ``FilePath/problemAsFileName``).
+            case notAFileName(String)
+            /// Something other than a regular file is at the path.
+            case notRegularFile(FileType)
 
-        init(operation: String, path: String, errno: Int32) {
-            self.init(operation: operation, path: path, reason: "\(Errno(rawValue: errno))")
+            public var description: String {
+                switch self {
+                case .system(let errno): "\(errno)"
+                case .notAFileName(let problem): problem
+                case .notRegularFile(let type): "it is \(type), not a regular file"
+                }
+            }
         }
 
-        init(operation: String, path: String, reason: String) {
+        /// What was being done, e.g. `rename to`.
+        public var operation: String
+        /// The file or directory it was done to.
+        public var path: String
+        public var reason: Reason
+
+        public init(operation: String, path: String, reason: Reason) {
             self.operation = operation
             self.path = path
             self.reason = reason
         }
 
-        var description: String {
-            "\(operation) \(path): \(reason)"
+        init(_ operation: String, _ path: String, _ errno: CInt) {
+            self.init(operation: operation, path: path, reason: .system(Errno(rawValue: errno)))
+        }
+
+        /// The C error, when the failure is one.
+        public var errno: Errno? {
+            if case .system(let errno) = reason { errno } else { nil }
+        }
+
+        public var description: String {
+            if case .notAFileName = reason { return "\(operation) '\(path)': \(reason)" }
+            return "\(operation) \(path): \(reason)"
         }
     }
 
     /// Replaces `path` with `contents`: creates it, or replaces the regular file there.
     /// - Throws: `WriteError` for a path that cannot name a file, for anything at the path that is
     ///   not a regular file, and for failed system calls.
-    static func write(_ contents: String, to path: String) throws {
+    public static func write(_ contents: String, to path: String) throws(WriteError) {
         let target = FilePath(path)
         if let problem = target.problemAsFileName {
-            throw WriteError(operation: "will not write", path: "'\(path)'", reason: problem)
+            throw WriteError(operation: "will not write", path: path, reason: .notAFileName(problem))
         }
+        let type: FileType?
         do {
-            if let type = try target.fileType(followingLinks: false), type != .regular {
-                throw WriteError(operation: "will not replace", path: path, reason: "it is \(type), not a regular file")
-            }
-        } catch let error as Errno {
-            throw WriteError(operation: "look up", path: path, errno: error.rawValue)
+            type = try target.fileType(followingLinks: false)
+        } catch {
+            throw WriteError(operation: "look up", path: path, reason: .system(error))
+        }
+        if let type, type != .regular {
+            throw WriteError(operation: "will not replace", path: path, reason: .notRegularFile(type))
         }
         let directory = target.directory
         let temporary = try writeTemporary(contents, in: directory, hint: target.lastComponent)
         guard rename(temporary, path) == 0 else {
             let error = errno
             unlink(temporary)
-            throw WriteError(operation: "rename to", path: path, errno: error)
+            throw WriteError("rename to", path, error)
         }
         try syncDirectory(directory)
     }
@@ -67,9 +94,11 @@ enum AtomicFile {
     /// - Parameter files: File name extensions (without the dot) and contents.
     /// - Returns: The file names created, in the order of `files`.
     /// - Throws: `WriteError` naming the directory or file and the C error.
-    static func createNew(_ files: [(fileExtension: String, contents: String)], in directory: String, baseName: String) throws -> [String] {
+    public static func createNew(
+        _ files: [(fileExtension: String, contents: String)], in directory: String, baseName: String
+    ) throws(WriteError) -> [String] {
         let descriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw WriteError(operation: "open the directory", path: directory, errno: errno) }
+        guard descriptor >= 0 else { throw WriteError("open the directory", directory, errno) }
         close(descriptor)
         var temporaries: [String] = []
         defer { temporaries.forEach { unlink($0) } }
@@ -92,7 +121,7 @@ enum AtomicFile {
                 for done in placed.reversed() {
                     rename(directory + "/" + names[done], temporaries[done])
                 }
-                guard error == EEXIST else { throw WriteError(operation: "rename to", path: target, errno: error) }
+                guard error == EEXIST else { throw WriteError("rename to", target, error) }
                 taken = true
                 break
             }
@@ -102,14 +131,14 @@ enum AtomicFile {
                 return names
             }
         }
-        throw WriteError(operation: "find a free name for", path: directory + "/" + baseName, errno: EEXIST)
+        throw WriteError("find a free name for", directory + "/" + baseName, EEXIST)
     }
 
     /// A new temporary file in `directory` holding `contents`, synced to disk.
-    private static func writeTemporary(_ contents: String, in directory: String, hint: String) throws -> String {
+    private static func writeTemporary(_ contents: String, in directory: String, hint: String) throws(WriteError) -> String {
         var template = Array((directory + "/." + hint + ".XXXXXX").utf8CString)
         let fd = mkstemp(&template)
-        guard fd >= 0 else { throw WriteError(operation: "create a temporary file in", path: directory, errno: errno) }
+        guard fd >= 0 else { throw WriteError("create a temporary file in", directory, errno) }
         let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
         var complete = false
         defer { if !complete { unlink(temporary) } }
@@ -128,22 +157,22 @@ enum AtomicFile {
             }
             return nil
         }
-        if let failure { throw WriteError(operation: "write", path: temporary, errno: failure) }
+        if let failure { throw WriteError("write", temporary, failure) }
         // Readable like a file created with the usual umask, not mkstemp's 0600.
         let mask = umask(0)
         umask(mask)
         fchmod(fd, 0o666 & ~mask)
-        guard fsync(fd) == 0 else { throw WriteError(operation: "fsync", path: temporary, errno: errno) }
+        guard fsync(fd) == 0 else { throw WriteError("fsync", temporary, errno) }
         complete = true
         return temporary
     }
 
     /// The rename is durable only once the directory entry is on disk.
-    private static func syncDirectory(_ directory: String) throws {
+    private static func syncDirectory(_ directory: String) throws(WriteError) {
         let directoryFD = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard directoryFD >= 0 else { return }
         defer { close(directoryFD) }
-        guard fsync(directoryFD) == 0 else { throw WriteError(operation: "fsync", path: directory, errno: errno) }
+        guard fsync(directoryFD) == 0 else { throw WriteError("fsync", directory, errno) }
     }
 
     /// `renameat2(…, RENAME_NOREPLACE)`: fails with `EEXIST` instead of replacing `target`.
