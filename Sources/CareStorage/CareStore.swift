@@ -31,13 +31,16 @@ public final class CareStore: Sendable {
     ///     store.
     ///   - timeZone: The zone that defines days until the store records its own.
     ///   - busyTimeout: How long a write waits for another process's write to finish.
+    ///   - trace: Called with each SQL statement as it starts running, before it waits for any
+    ///     lock (`SQLITE_TRACE_STMT`); for tests and diagnostics.
     /// - Throws: ``CareStoreError/storeTooNew(storeVersion:supportedVersion:)`` for a store written
     ///   by a newer romdev (it is left untouched), ``CareStoreError/notAStore(path:reason:)`` for
     ///   a file that is not a store (empty, another database, not SQLite),
     ///   ``CareStoreError/damaged(path:reason:)``, ``CareStoreError/cannotOpen(path:reason:)``,
     ///   ``CareStoreError/cannotCreateDirectory(path:reason:)``, ``CareStoreError/database(_:)``.
     public init(
-        path: String, access: Access = .create, timeZone: TimeZone, busyTimeout: Duration = .seconds(5)
+        path: String, access: Access = .create, timeZone: TimeZone, busyTimeout: Duration = .seconds(5),
+        trace: (@Sendable (String) -> Void)? = nil
     ) throws(CareStoreError) {
         var fresh: Bool
         switch try Self.inspect(path) {
@@ -63,7 +66,7 @@ public final class CareStore: Sendable {
             fresh = false
         }
         do {
-            let configuration = Database.Configuration(busyTimeout: busyTimeout, readOnly: !access.writes)
+            let configuration = Database.Configuration(busyTimeout: busyTimeout, trace: trace, readOnly: !access.writes)
             let database = try Database(path: path, configuration: configuration)
             try Self.prepare(database, path: path, access: access, fresh: fresh)
             let storedZone = try database.read { try Self.metadata(.timeZone, in: $0) }

@@ -32,15 +32,28 @@ private final class PendingCall: Sendable {
     }
 }
 
+/// How long a test waits for a client before it fails instead of hanging.
+private let patienceNanoseconds: UInt64 = 60_000_000_000
+
 /// Polls the server the way the daemon's loop does until `count` requests have arrived.
 private func receive(_ count: Int, from server: ControlServer) throws -> [ControlServer.Received] {
+    let deadline = MonotonicTime.nowNanoseconds + patienceNanoseconds
     var received: [ControlServer.Received] = []
     while received.count < count {
+        try #require(MonotonicTime.nowNanoseconds < deadline, "\(received.count) of \(count) requests arrived")
         received += try server.receive()
-        var pause = timespec(tv_sec: 0, tv_nsec: 2_000_000)
-        nanosleep(&pause, nil)
+        MonotonicTime.sleep(seconds: 0.002)
     }
     return received
+}
+
+/// Polls the server, which must hand nothing over, until the client thread signals `finished`.
+private func serveNothing(_ server: ControlServer, until finished: DispatchSemaphore) throws {
+    let deadline = MonotonicTime.nowNanoseconds + patienceNanoseconds
+    while finished.wait(timeout: .now() + .milliseconds(5)) == .timedOut {
+        try #require(MonotonicTime.nowNanoseconds < deadline, "the client did not finish")
+        #expect(try server.receive().isEmpty)
+    }
 }
 
 /// A socket file with nobody listening, as a daemon killed with SIGKILL leaves it.
@@ -148,9 +161,7 @@ struct ControlSocketTests {
             finished.signal()
         }
         // The daemon's loop keeps polling; the bad request never reaches it.
-        while finished.wait(timeout: .now() + .milliseconds(5)) == .timedOut {
-            #expect(try server.receive().isEmpty)
-        }
+        try serveNothing(server, until: finished)
         #expect(answer.withLock { $0 } == #"{"message":"unknown request 'reboot'","status":"bad-request"}"# + "\n")
     }
 
@@ -373,9 +384,7 @@ struct ControlSocketTests {
             answer.withLock { $0 = outcome }
             finished.signal()
         }
-        while finished.wait(timeout: .now() + .milliseconds(5)) == .timedOut {
-            #expect(try server.receive().isEmpty)
-        }
+        try serveNothing(server, until: finished)
         let (bytes, reset) = try #require(answer.withLock { $0 })
         #expect(!reset, "the connection was reset")
         let reply = try ControlReply(line: Array(bytes.dropLast()))
