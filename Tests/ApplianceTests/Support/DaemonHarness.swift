@@ -253,9 +253,6 @@ final class DaemonHarness {
         return outcomeProbe.counts.filter { starts.contains($0.0) }
     }
 
-    /// Rising buzzer edges, in wall time.
-    var buzzerOns: [Date] { buzzerOnTimes.dates }
-
     /// The range-of-motion outcomes stored.
     func rangeOfMotionOutcomes() throws -> [StoredOutcome] {
         try store.fetchOutcomes(OutcomeQuery(taskIDs: [RecoverCarePlan.TaskID.rangeOfMotionCheck]))
