@@ -99,7 +99,7 @@ struct CalibrateAction: CommandAction, Equatable {
             if directory != "." {
                 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             }
-            try AtomicFile.write(String(decoding: calibration.json(), as: UTF8.self) + "\n", to: file.path)
+            try file.save(calibration)
         }
         context.output.write(Self.summary(calibration))
         context.output.line("Saved to \(file.path).")

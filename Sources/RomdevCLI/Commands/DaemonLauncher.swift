@@ -54,13 +54,10 @@ struct DaemonLauncher {
             configuration: sensorSettings, calibration: calibration,
             pacing: simulation == nil ? .realTime : .sensorClock, openSensor: openSensor)
         logger.info("calibration: \(calibrationFile.describe(calibration))")
-        let calibrationPath = calibrationFile.path
         let calibrations = SensorCalibrations(
             configuration: sensorSettings, pacing: simulation == nil ? .realTime : .sensorClock,
             measurements: measurements,
-            save: { calibration in
-                try AtomicFile.write(String(decoding: calibration.json(), as: UTF8.self) + "\n", to: calibrationPath)
-            },
+            save: { calibration in try calibrationFile.save(calibration) },
             openSensor: openSensor)
 
         // 3. The button, LED and buzzer.
