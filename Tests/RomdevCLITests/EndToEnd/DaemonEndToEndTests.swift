@@ -166,7 +166,7 @@ import Musl
 
     @Test func calibrateGoesThroughTheDaemonAndIsSavedNextToTheStore() throws {
         let device = try Device()
-        try device.start(["--start-at", device.tomorrowAt("10:00:00"), "--time-scale", "10", "--press-at", "1000s"], scenario: "calibration")
+        try device.start(["--start-at", device.tomorrowAt("10:00:00"), "--time-scale", "4", "--press-at", "1000s"], scenario: "calibration")
         #expect(device.waitForLog("<5>ready: ", limit: 20))
         let saved = try RomdevProcess.run(["calibrate"], environment: device.environment)
         #expect(saved.status == 0, "\(saved.stderr)")
