@@ -38,21 +38,6 @@ public enum AtomicFile {
         public var path: String
         public var reason: Reason
 
-        public init(operation: String, path: String, reason: Reason) {
-            self.operation = operation
-            self.path = path
-            self.reason = reason
-        }
-
-        init(_ operation: String, _ path: String, _ errno: CInt) {
-            self.init(operation: operation, path: path, reason: .system(Errno(rawValue: errno)))
-        }
-
-        /// The C error, when the failure is one.
-        public var errno: Errno? {
-            if case .system(let errno) = reason { errno } else { nil }
-        }
-
         public var description: String {
             if case .notAFileName = reason { return "\(operation) '\(path)': \(reason)" }
             return "\(operation) \(path): \(reason)"
@@ -195,4 +180,11 @@ public enum AtomicFile {
     private typealias RenameAt2 = @convention(c) (CInt, UnsafePointer<CChar>, CInt, UnsafePointer<CChar>, CUnsignedInt) -> CInt
 
     private static let renameat2: RenameAt2? = dlsym(nil, "renameat2").map { unsafeBitCast($0, to: RenameAt2.self) }
+}
+
+extension AtomicFile.WriteError {
+    /// A failed system call: `errno` as the C library left it.
+    init(_ operation: String, _ path: String, _ errno: CInt) {
+        self.init(operation: operation, path: path, reason: .system(Errno(rawValue: errno)))
+    }
 }
