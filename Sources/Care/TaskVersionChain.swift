@@ -73,15 +73,21 @@ public struct TaskVersionChain: Hashable, Sendable {
     public func events(
         from start: Date, to end: Date, outcomes: [Outcome] = [], calendar: Calendar
     ) -> [Event] {
+        events(from: start, to: end, outcomes: OutcomesByEvent(outcomes), calendar: calendar)
+    }
+
+    /// ``events(from:to:outcomes:calendar:)`` with the outcomes already indexed, for callers that
+    /// ask for many windows of one task: indexing every outcome again for each window would cost
+    /// the length of the history per window.
+    public func events(
+        from start: Date, to end: Date, outcomes outcomeByEvent: OutcomesByEvent, calendar: Calendar
+    ) -> [Event] {
         guard start < end, let applying = version(for: DateInterval(start: start, end: end)),
               let applyingIndex = versions.firstIndex(where: { $0.uuid == applying.uuid })
         else { return [] }
         let byDescendingEffectiveDate = versions[...applyingIndex].reversed().enumerated()
             .sorted { ($1.element.effectiveDate, $0.offset) < ($0.element.effectiveDate, $1.offset) }
             .map(\.element)
-        let outcomeByEvent = Dictionary(
-            outcomes.filter(\.isLive).map { (OutcomeKey(taskUUID: $0.taskUUID, occurrence: $0.taskOccurrenceIndex), $0) },
-            uniquingKeysWith: { first, _ in first })
         var currentEnd = end
         var eventsPerVersion: [[Event]] = []
         for version in byDescendingEffectiveDate {
@@ -89,7 +95,7 @@ public struct TaskVersionChain: Hashable, Sendable {
             if versionStart < currentEnd {
                 eventsPerVersion.append(version.schedule.events(from: versionStart, to: currentEnd, calendar: calendar).map {
                     Event(task: version, scheduleEvent: $0,
-                          outcome: outcomeByEvent[OutcomeKey(taskUUID: version.uuid, occurrence: $0.occurrence)])
+                          outcome: outcomeByEvent.outcome(taskUUID: version.uuid, occurrence: $0.occurrence))
                 })
             }
             currentEnd = min(currentEnd, version.effectiveDate)
@@ -100,8 +106,23 @@ public struct TaskVersionChain: Hashable, Sendable {
     }
 }
 
-/// Identifies an event across versions: (task version, occurrence index).
-struct OutcomeKey: Hashable {
-    let taskUUID: UUID
-    let occurrence: Int
+/// Live outcomes by the event they belong to: (task version, occurrence index). Deleted outcomes
+/// are left out; of two outcomes for one event the first is kept.
+public struct OutcomesByEvent: Sendable {
+    private struct Key: Hashable {
+        let taskUUID: UUID
+        let occurrence: Int
+    }
+
+    private let outcomes: [Key: Outcome]
+
+    public init(_ outcomes: [Outcome]) {
+        self.outcomes = Dictionary(
+            outcomes.filter(\.isLive).map { (Key(taskUUID: $0.taskUUID, occurrence: $0.taskOccurrenceIndex), $0) },
+            uniquingKeysWith: { first, _ in first })
+    }
+
+    func outcome(taskUUID: UUID, occurrence: Int) -> Outcome? {
+        outcomes[Key(taskUUID: taskUUID, occurrence: occurrence)]
+    }
 }

@@ -172,7 +172,7 @@ enum CareBench {
     private struct ProcessTimes {
         let wall: Summary
         let cpu: Summary
-        /// The largest `ru_maxrss` of the runs, in bytes.
+        /// The peak resident set of one run, in bytes.
         let peakResidentBytes: Int
         /// Where the last run's standard output went.
         let outputPath: String
@@ -195,7 +195,6 @@ enum CareBench {
         environment["ROMDEV_STORE"] = store
         var walls: [Duration] = []
         var cpus: [Duration] = []
-        var peak = 0
         for _ in 0..<runs {
             var result: (status: Int32, cpu: Duration, maxRSS: Int) = (-1, .zero, 0)
             let wall = clock.measure { result = spawnAndWait(romdev, arguments, environment: environment, stdout: output) }
@@ -206,15 +205,41 @@ enum CareBench {
             }
             walls.append(wall)
             cpus.append(result.cpu)
-            peak = max(peak, result.maxRSS)
+        }
+        // The child's own ru_maxrss would count this process's resident set: Linux keeps the
+        // high-water mark of the memory a process replaces at exec, and a spawned child starts on
+        // ours. A fresh small process in between spawns the measured one and reports its peak.
+        let probed = (store as NSString).deletingLastPathComponent + "/peak-resident.out"
+        let probe = spawnAndWait(
+            "/proc/self/exe", [peakResidentProbeOption, output, romdev] + arguments, environment: environment, stdout: probed)
+        guard probe.status == 0,
+              let peak = (try? String(contentsOfFile: probed, encoding: .utf8))
+                .flatMap({ Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) })
+        else {
+            throw BenchError(message: "the peak resident set of \(romdev) \(arguments.joined(separator: " ")) was not measured")
         }
         return ProcessTimes(wall: Summary(walls), cpu: Summary(cpus), peakResidentBytes: peak, outputPath: output)
+    }
+
+    /// `romdev-bench --peak-resident OUTPUT PATH ARGUMENTS…`: runs PATH with its standard output to
+    /// OUTPUT and prints its peak resident set in bytes; exits non-zero when it failed.
+    static let peakResidentProbeOption = "--peak-resident"
+
+    static func peakResidentProbe(_ arguments: [String]) -> Never {
+        guard arguments.count >= 2 else { exit(64) }
+        let result = spawnAndWait(
+            arguments[1], Array(arguments.dropFirst(2)), environment: ProcessInfo.processInfo.environment,
+            stdout: arguments[0])
+        guard result.status == 0 else { exit(1) }
+        print(result.maxRSS)
+        exit(0)
     }
 
     /// Runs `path` with `arguments`, stdout to the file `stdout`, stderr to /dev/null. Returns the
     /// raw wait status (0 for a clean exit 0; -1 when it could not be started), the child's
     /// CPU time, which unlike wall time does not count waiting for a busy machine's CPUs, and its
-    /// peak resident set in bytes (`ru_maxrss`, which Linux counts in kilobytes).
+    /// peak resident set in bytes (`ru_maxrss`, which Linux counts in kilobytes, and which includes
+    /// the spawning process's own peak: see ``peakResidentProbe(_:)``).
     private static func spawnAndWait(
         _ path: String, _ arguments: [String], environment: [String: String], stdout: String
     ) -> (status: Int32, cpu: Duration, maxRSS: Int) {

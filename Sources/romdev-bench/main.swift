@@ -6,6 +6,9 @@ if CommandLine.arguments.dropFirst().first == BroadBench.command {
     BroadBench.run(Array(CommandLine.arguments.dropFirst(2)))
 }
 
+if CommandLine.arguments.dropFirst().first == CareBench.peakResidentProbeOption {
+    CareBench.peakResidentProbe(Array(CommandLine.arguments.dropFirst(2)))
+}
 if let at = CommandLine.arguments.firstIndex(of: SamplingBench.allocationProbeOption) {
     SamplingBench.allocationProbe(ticks: CommandLine.arguments.dropFirst(at + 1).first.flatMap { Int($0) } ?? 200)
     exit(0)
