@@ -1,6 +1,6 @@
 import Foundation
 
-/// `romdev doctor --json` run as a process: the built executable next to the test bundle.
+/// `romdev doctor --json` run as a process.
 enum RomdevDoctor {
     struct Report: Decodable {
         var source: String
@@ -27,21 +27,8 @@ enum RomdevDoctor {
     }
 
     static func run(_ arguments: [String]) throws -> Run {
-        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-            .deletingLastPathComponent().appendingPathComponent("romdev")
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = ["doctor", "--json"] + arguments
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let run = try RomdevExecutable.run(["doctor", "--json"] + arguments)
         return Run(
-            status: process.terminationStatus, report: try JSONDecoder().decode(Report.self, from: stdout),
-            stderr: String(decoding: stderr, as: UTF8.self))
+            status: run.status, report: try JSONDecoder().decode(Report.self, from: run.stdout), stderr: run.stderr)
     }
 }
