@@ -1,3 +1,5 @@
+import Sensor
+
 /// The guest's I2C adapters, found by the name their driver gives them in sysfs: bus numbers follow
 /// load order.
 enum I2CAdapter {
@@ -9,6 +11,13 @@ enum I2CAdapter {
             }
         }
         throw Missing(name: name, directory: directory)
+    }
+
+    /// Opens the named adapter's node with `address` selected.
+    static func openBus(named name: String, address: UInt8) throws -> LinuxI2CBus {
+        let bus = try LinuxI2CBus(path: devicePath(named: name))
+        try bus.selectAddress(address)
+        return bus
     }
 
     struct Missing: Error, CustomStringConvertible {

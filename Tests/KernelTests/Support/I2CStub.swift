@@ -16,9 +16,7 @@ enum I2CStub {
 
     /// Opens the stub's node with the chip's address selected.
     static func openBus() throws -> LinuxI2CBus {
-        let bus = try LinuxI2CBus(path: devicePath())
-        try bus.selectAddress(address)
-        return bus
+        try I2CAdapter.openBus(named: adapterName, address: address)
     }
 
     /// Writes `values` from `register` on, one SMBus byte write each.

@@ -20,9 +20,7 @@ enum MPU6050Simulator {
     }
 
     static func openBus() throws -> LinuxI2CBus {
-        let bus = try LinuxI2CBus(path: devicePath())
-        try bus.selectAddress(address)
-        return bus
+        try I2CAdapter.openBus(named: adapterName, address: address)
     }
 
     /// Replaces the profile: from the next sample on, one record per sample, then the last for ever.
