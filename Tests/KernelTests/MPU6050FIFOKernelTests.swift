@@ -1,5 +1,6 @@
 import Foundation
 import Sensor
+import TestSupport
 import XCTest
 
 /// The driver's FIFO path through the real `/dev/i2c-N`, against mpu6050-sim: a sensor that
@@ -109,15 +110,16 @@ final class MPU6050FIFOKernelTests: XCTestCase {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("romdev-fifo-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let store = ["ROMDEV_STORE": directory.appendingPathComponent("care.sqlite").path]
+        let environment = ProcessInfo.processInfo.environment.merging(
+            ["ROMDEV_STORE": directory.appendingPathComponent("care.sqlite").path]) { $1 }
         for arguments in [["init", "--tz", "UTC"], ["onboard", "--consent-by", "Ann Example"]] {
-            let run = try RomdevExecutable.run(arguments, environment: store)
+            let run = try RomdevProcess.run(arguments, environment: environment)
             XCTAssertEqual(run.status, 0, "romdev \(arguments.joined(separator: " ")): \(run.stderr)")
         }
-        let measured = try RomdevExecutable.run(
-            ["measure", "--bus", MPU6050Simulator.devicePath(), "--json"], environment: store)
+        let measured = try RomdevProcess.run(
+            ["measure", "--bus", MPU6050Simulator.devicePath(), "--json"], environment: environment)
         XCTAssertEqual(measured.status, 0, measured.stderr)
-        let result = try XCTUnwrap(try JSONSerialization.jsonObject(with: measured.stdout) as? [String: Any])
+        let result = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(measured.stdout.utf8)) as? [String: Any])
         let range = try XCTUnwrap(result["range"] as? Double, "\(result)")
         // An ideal sensor on the shin, measured without a calibration.
         XCTAssertEqual(range, 65, accuracy: 1)
