@@ -3,7 +3,8 @@ import PackageDescription
 
 // Layers, bottom up: C system libraries; thin typed I/O wrappers (LinuxSystem, SQLite, GPIO,
 // Sensor's Linux bus, ServiceSupport: notify, journal logging, signals, control socket); pure
-// domain and math (Care, Fusion); the care store on SQLite (CareStorage); the fixed-rate sampling
+// domain and math (Care, Fusion); the care store on SQLite (CareStorage), which also holds the
+// rules of recording a measurement (which event, onboarding, unscheduled ones, the outcome values); the fixed-rate sampling
 // loop and guided measurement on the sensor (Sampling); the appliance's policy and daemon loop
 // (Appliance); the command line (RomdevCLI) and the `romdev` executable on top.
 let package = Package(
@@ -25,7 +26,7 @@ let package = Package(
         .target(name: "LinuxSystem"),
         .target(name: "SQLite", dependencies: ["CSQLite"]),
         .target(name: "Care"),
-        .target(name: "CareStorage", dependencies: ["Care", "SQLite", "LinuxSystem"]),
+        .target(name: "CareStorage", dependencies: ["Care", "Fusion", "SQLite", "LinuxSystem"]),
         .target(name: "Sensor", dependencies: ["CI2C", "LinuxSystem"]),
         .target(name: "Fusion"),
         .target(name: "Sampling", dependencies: ["Sensor", "Fusion"]),
@@ -49,7 +50,7 @@ let package = Package(
         .testTarget(name: "LinuxSystemTests", dependencies: ["LinuxSystem"]),
         .testTarget(name: "CareTests", dependencies: ["Care"]),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
-        .testTarget(name: "CareStorageTests", dependencies: ["CareStorage", "Care", "SQLite", "care-store-stress"]),
+        .testTarget(name: "CareStorageTests", dependencies: ["CareStorage", "Care", "Fusion", "SQLite", "care-store-stress"]),
         .testTarget(name: "SensorTests", dependencies: ["Sensor", "LinuxSystem"]),
         .testTarget(name: "FusionTests", dependencies: ["Fusion", "Sensor", "FusionAccuracy"]),
         .testTarget(name: "SamplingTests", dependencies: ["Sampling", "Sensor", "Fusion"]),

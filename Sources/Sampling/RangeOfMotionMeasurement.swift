@@ -24,8 +24,8 @@ import Synchronization
 ///   the start or after the end; they take effect at the next tick (one tick period, 50 ms by
 ///   default) and the first of them wins.
 public final class RangeOfMotionMeasurement: @unchecked Sendable {
-    /// What a finished measurement gives.
-    public struct Outcome: Hashable, Sendable {
+    /// What a finished measurement gives: the result and how the session went.
+    public struct Report: Hashable, Sendable {
         /// The angles and quality flags.
         public var result: RangeOfMotionResult
         /// Why the session ended.
@@ -89,7 +89,7 @@ public final class RangeOfMotionMeasurement: @unchecked Sendable {
     /// Starts the measurement and returns at once.
     /// - Parameter completion: Called once, on the loop's queue, with the outcome or the error.
     /// - Precondition: Not started before (a measurement runs once).
-    public func start(completion: @escaping @Sendable (Result<Outcome, MeasurementError>) -> Void) {
+    public func start(completion: @escaping @Sendable (Result<Report, MeasurementError>) -> Void) {
         let started = requests.withLock { requests in
             defer { requests.started = true }
             return requests.started
@@ -101,7 +101,7 @@ public final class RangeOfMotionMeasurement: @unchecked Sendable {
                 if let error {
                     completion(.failure(error as? MeasurementError ?? .noSamples))
                 } else {
-                    completion(finalOutcome())
+                    completion(finalReport())
                 }
             })
     }
@@ -109,9 +109,9 @@ public final class RangeOfMotionMeasurement: @unchecked Sendable {
     /// Runs the measurement to its end on the calling thread.
     /// - Returns: The outcome.
     /// - Throws: ``MeasurementError``.
-    public func run() throws(MeasurementError) -> Outcome {
+    public func run() throws(MeasurementError) -> Report {
         let done = DispatchSemaphore(value: 0)
-        let result = Mutex<Result<Outcome, MeasurementError>>(.failure(.noSamples))
+        let result = Mutex<Result<Report, MeasurementError>>(.failure(.noSamples))
         start { outcome in
             result.withLock { $0 = outcome }
             done.signal()
@@ -164,12 +164,12 @@ public final class RangeOfMotionMeasurement: @unchecked Sendable {
         onProgress(phase)
     }
 
-    private func finalOutcome() -> Result<Outcome, MeasurementError> {
+    private func finalReport() -> Result<Report, MeasurementError> {
         guard let result = session.result(), case .finished(let reason) = session.phase else {
             return .failure(.noSamples)
         }
         return .success(
-            Outcome(
+            Report(
                 result: result, endReason: reason, samples: session.sampleCount,
                 seconds: lastTime - (firstTime ?? lastTime), sampling: ticker.statistics))
     }

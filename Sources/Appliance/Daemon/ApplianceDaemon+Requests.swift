@@ -1,3 +1,4 @@
+import CareStorage
 import Foundation
 import Fusion
 import GPIO
@@ -15,15 +16,15 @@ extension ApplianceDaemon {
             case .measure(let limb, let unscheduled, let protocolName):
                 if isBusy {
                     pending.reply(.busy(session != nil ? "a measurement is running" : "a calibration is running"))
-                } else if unscheduled {
-                    pending.reply(.failed(
-                        "the daemon records only today's scheduled measurement; for an unscheduled one stop it (systemctl stop romdev) and run 'romdev measure --unscheduled'"))
-                } else if let refusal = startMeasurement(
-                    request: pending, limb: limb, measurementProtocol: protocolName.flatMap(MeasurementProtocol.init(rawValue:)),
-                    at: wall)
-                {
-                    log(.warning, "measurement request refused: \(refusal)")
-                    pending.reply(.failed(refusal))
+                } else {
+                    do {
+                        try startMeasurement(
+                            unscheduled ? .unscheduled : .scheduled, request: pending, limb: limb.flatMap(Limb.init(rawValue:)),
+                            measurementProtocol: protocolName.flatMap(MeasurementProtocol.init(rawValue:)), at: wall)
+                    } catch {
+                        log(.warning, "measurement request refused: \(error)")
+                        pending.reply(.failed("\(error)"))
+                    }
                 }
             case .calibrate:
                 startCalibration(pending)

@@ -124,11 +124,12 @@ public final class ApplianceDaemon {
     /// A measurement in progress and who asked for it.
     struct RunningSession {
         let measurement: any GuidedMeasurement
-        let slot: CareDayStatus.MeasurementSlot
+        /// Where the result goes, found before it started.
+        let target: MeasurementTarget
         /// The control request that started it, to be answered at the end; nil for the button.
         let request: PendingControlRequest?
-        /// The limb recorded with the result.
-        let limb: String?
+        /// The limb recorded with the result; nil for the care plan's.
+        let limb: Limb?
         var phase = "starting"
     }
 

@@ -1,4 +1,5 @@
 import Fusion
+import Sensor
 
 /// What a guided measurement reports to the daemon's loop, which turns it into cues.
 public enum GuidedMeasurementEvent: Equatable, Sendable {
@@ -34,8 +35,8 @@ public protocol GuidedMeasurement: AnyObject {
 /// Starts measurements on the sensor.
 public protocol GuidedMeasurementStarter: AnyObject {
     /// Opens and configures the sensor and starts a session following `measurementProtocol`.
-    /// - Throws: An error whose description says what failed (the sensor cannot be opened).
-    func startMeasurement(_ measurementProtocol: MeasurementProtocol) throws -> any GuidedMeasurement
+    /// - Throws: The sensor's error when it cannot be opened or configured.
+    func startMeasurement(_ measurementProtocol: MeasurementProtocol) throws(MPU6050Error) -> any GuidedMeasurement
 }
 
 /// Checks the sensor answers, at start-up and while it is missing.

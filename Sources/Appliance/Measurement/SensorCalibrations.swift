@@ -1,3 +1,4 @@
+import CareStorage
 import Fusion
 import Sampling
 import Sensor

@@ -11,7 +11,7 @@ import Synchronization
 /// completion on its queue), is behind a mutex; the rest is set once.
 public final class SensorMeasurements: GuidedMeasurementStarter, @unchecked Sendable {
     /// Opens the sensor (bus and driver) for one session.
-    public typealias OpenSensor = () throws -> MPU6050
+    public typealias OpenSensor = () throws(MPU6050Error) -> MPU6050
 
     private let openSensor: OpenSensor
     private let configuration: MPU6050Configuration
@@ -46,7 +46,7 @@ public final class SensorMeasurements: GuidedMeasurementStarter, @unchecked Send
         self.calibration.withLock { $0 = calibration }
     }
 
-    public func startMeasurement(_ measurementProtocol: MeasurementProtocol) throws -> any GuidedMeasurement {
+    public func startMeasurement(_ measurementProtocol: MeasurementProtocol) throws(MPU6050Error) -> any GuidedMeasurement {
         let sensor = try openSensor()
         try sensor.configure(configuration)
         let running = RunningSensorMeasurement()
@@ -84,7 +84,7 @@ final class RunningSensorMeasurement: GuidedMeasurement, Sendable {
         if let event { events.withLock { $0.append(event) } }
     }
 
-    func complete(_ result: Result<RangeOfMotionMeasurement.Outcome, MeasurementError>) {
+    func complete(_ result: Result<RangeOfMotionMeasurement.Report, MeasurementError>) {
         let event: GuidedMeasurementEvent
         switch result {
         case .success(let outcome):

@@ -144,13 +144,17 @@ struct DaemonLauncher {
         if let simulation {
             let scenario = SimulationScenario.named(simulation.scenario, seed: simulation.seed) ?? .kneeExtension(seed: simulation.seed)
             let address = configuration.i2cAddress
-            return {
+            return { () throws(MPU6050Error) -> MPU6050 in
                 try MPU6050(bus: SimulatedMPU6050(scenario: scenario, clock: clock), address: address, clock: clock)
             }
         }
         let bus = configuration.i2cBus
         let address = configuration.i2cAddress
-        return { try MPU6050(bus: try LinuxI2CBus(path: bus), address: address, clock: clock) }
+        return { () throws(MPU6050Error) -> MPU6050 in
+            let adapter: LinuxI2CBus
+            do throws(I2CError) { adapter = try LinuxI2CBus(path: bus) } catch { throw .bus(error) }
+            return try MPU6050(bus: adapter, address: address, clock: clock)
+        }
     }
 
     /// Requests the lines on the board's chips, or on a simulated chip whose output changes are

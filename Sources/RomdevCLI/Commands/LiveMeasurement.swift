@@ -19,7 +19,7 @@ struct LiveMeasurement {
     /// - Parameter prompt: Receives one line per phase, on the sampling loop's queue while the
     ///   calling thread waits.
     /// - Throws: `CommandFailure` when the sensor cannot be brought up or fails mid-session.
-    func run(prompt: @escaping @Sendable (String) -> Void) throws -> RangeOfMotionMeasurement.Outcome {
+    func run(prompt: @escaping @Sendable (String) -> Void) throws -> RangeOfMotionMeasurement.Report {
         let clock = clock ?? SystemClock()
         let sensor = try source.openConfiguredSensor(clock: clock).sensor
         let limb = limb

@@ -4,6 +4,7 @@ import CareStorage
 import Foundation
 import Fusion
 import GPIO
+import Sensor
 import ServiceSupport
 import Synchronization
 
@@ -78,7 +79,6 @@ final class ScriptedMeasurement: GuidedMeasurement {
 final class ScriptedMeasurements: GuidedMeasurementStarter {
     let clock: any GPIOClock
     var scripts: [[(seconds: Double, event: GuidedMeasurementEvent)]]
-    var startError: String?
     private(set) var started: [ScriptedMeasurement] = []
     /// The protocol each start asked for.
     private(set) var protocols: [MeasurementProtocol] = []
@@ -88,12 +88,7 @@ final class ScriptedMeasurements: GuidedMeasurementStarter {
         self.scripts = scripts
     }
 
-    struct StartFailure: Error, CustomStringConvertible {
-        let description: String
-    }
-
-    func startMeasurement(_ measurementProtocol: MeasurementProtocol) throws -> any GuidedMeasurement {
-        if let startError { throw StartFailure(description: startError) }
+    func startMeasurement(_ measurementProtocol: MeasurementProtocol) throws(MPU6050Error) -> any GuidedMeasurement {
         protocols.append(measurementProtocol)
         let script = scripts.isEmpty ? Self.success() : scripts.removeFirst()
         let measurement = ScriptedMeasurement(clock: clock, script: script)
