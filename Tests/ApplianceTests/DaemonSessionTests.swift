@@ -103,10 +103,10 @@ struct DaemonSessionTests {
     }
 
     @Test func sensorFaultMidSessionGivesTheErrorCueStoresNothingAndCarriesOn() throws {
-        let fault = "i2c read of 14 bytes at 0x3B from 0x68 on /dev/i2c-1: Remote I/O error (EREMOTEIO)"
+        let fault = MeasurementError.sensor(.fifoStalled(seconds: 0.5), afterSamples: 800)
         let harness = try dueDay(
             presses: [ScriptedPress(atSeconds: 20), ScriptedPress(atSeconds: 90)],
-            scripts: [[(0, .holdStill), (2, .go), (4, .failed(fault, sensorFault: true))], ScriptedMeasurements.success()])
+            scripts: [[(0, .holdStill), (2, .go), (4, .failed(fault))], ScriptedMeasurements.success()])
         harness.exitAfter = 2
         try harness.run(until: harness.local(2026, 6, 8, 10))
         #expect(harness.output.logs.contains { $0.0 == .error && $0.1 == "measurement failed: \(fault); nothing stored" })
@@ -277,8 +277,10 @@ extension DaemonSessionTests {
 struct DaemonSimulatedSensorTests {
     private func simulator(
         fault: SimulatedFault?, scenario: SimulationScenario = .kneeExtension(seed: 7, peakDegrees: 70)
-    ) -> SensorMeasurements {
-        SensorMeasurements(configuration: .standard, calibration: nil, pacing: .sensorClock) { () throws(MPU6050Error) -> MPU6050 in
+    ) -> SensorProcedureStarter {
+        SensorProcedureStarter(
+            configuration: .standard, calibration: nil, pacing: .sensorClock, saveCalibration: { _ in }
+        ) { () throws(MPU6050Error) -> MPU6050 in
             let clock = ManualClock()
             let device = SimulatedMPU6050(scenario: scenario, clock: clock)
             if let fault { device.inject(fault) }

@@ -68,7 +68,7 @@ extension ApplianceDaemon {
         // The request's protocol, else the configuration's, else what the care plan asks for.
         let measurementProtocol = requested ?? settings.configuration.measurementProtocol
             ?? MeasurementProtocol(plan?.rangeOfMotionProtocol ?? .extension)
-        let measurement: any GuidedMeasurement
+        let measurement: any GuidedRun<GuidedMeasurementEvent>
         do {
             measurement = try parts.measurements.startMeasurement(measurementProtocol)
         } catch {
@@ -107,14 +107,14 @@ extension ApplianceDaemon {
                 session = nil
                 finish(running, with: result, at: parts.wallClock.now)
                 return
-            case .failed(let reason, let sensorFault):
+            case .failed(let error):
                 session = nil
                 measurementsEnded += 1
-                if sensorFault {
-                    sensorProblem = reason
+                if case .sensor(let fault, _) = error {
+                    sensorProblem = "\(fault)"
                     lastSensorProbe = now
                 }
-                fail(running, "measurement failed: \(reason); nothing stored", code: .measurementFailed)
+                fail(running, "measurement failed: \(error); nothing stored", code: .measurementFailed)
                 return
             case .aborted:
                 session = nil

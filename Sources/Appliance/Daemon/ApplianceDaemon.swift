@@ -113,7 +113,7 @@ public final class ApplianceDaemon {
 
     /// A calibration in progress and the request to answer when it ends.
     struct RunningCalibration {
-        let run: any GuidedCalibrationRun
+        let run: any GuidedRun<GuidedCalibrationEvent>
         let request: PendingControlRequest
         var step = "starting"
     }
@@ -123,7 +123,7 @@ public final class ApplianceDaemon {
 
     /// A measurement in progress and who asked for it.
     struct RunningSession {
-        let measurement: any GuidedMeasurement
+        let measurement: any GuidedRun<GuidedMeasurementEvent>
         /// Where the result goes, found before it started.
         let target: MeasurementTarget
         /// The control request that started it, to be answered at the end; nil for the button.

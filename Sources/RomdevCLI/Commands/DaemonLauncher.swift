@@ -50,16 +50,17 @@ struct DaemonLauncher {
             ?? "\(configuration.i2cBus) at \(addressText(configuration.i2cAddress))"
         let probe = SensorIdentityProbe(location: sensorLocation, openSensor: openSensor)
         let sensorProblem = probe.problem()
-        let measurements = SensorMeasurements(
-            configuration: sensorSettings, calibration: calibration,
-            pacing: simulation == nil ? .realTime : .sensorClock, openSensor: openSensor)
         logger.info("calibration: \(calibrationFile.describe(calibration))")
         let calibrationPath = calibrationFile.path
-        let calibrations = SensorCalibrations(
-            configuration: sensorSettings, pacing: simulation == nil ? .realTime : .sensorClock,
-            measurements: measurements,
-            save: { calibration in
-                try AtomicFile.write(String(decoding: calibration.json(), as: UTF8.self) + "\n", to: calibrationPath)
+        let procedures = SensorProcedureStarter(
+            configuration: sensorSettings, calibration: calibration,
+            pacing: simulation == nil ? .realTime : .sensorClock,
+            saveCalibration: { calibration throws(CalibrationSaveError) in
+                do {
+                    try AtomicFile.write(String(decoding: calibration.json(), as: UTF8.self) + "\n", to: calibrationPath)
+                } catch {
+                    throw CalibrationSaveError(path: calibrationPath, reason: "\(error)")
+                }
             },
             openSensor: openSensor)
 
@@ -111,10 +112,10 @@ struct DaemonLauncher {
         let daemon = ApplianceDaemon(
             parts: ApplianceDaemon.Parts(
                 store: careStore, panel: panel, monotonic: clocks.monotonic, wallClock: wallClock, sensor: probe,
-                measurements: measurements, output: output,
+                measurements: procedures, output: output,
                 clockSynchronized: simulation == nil ? { ClockSynchronization.isSynchronized() } : { true },
                 stopRequested: { signals.isStopRequested }, reloadRequested: { signals.takeReloadRequest() },
-                loadConfiguration: reloadConfiguration, requests: requests, calibrations: calibrations),
+                loadConfiguration: reloadConfiguration, requests: requests, calibrations: procedures),
             settings: ApplianceDaemon.Settings(
                 configuration: configuration,
                 watchdog: ServiceWatchdog(environment: context.environment, processID: getpid()),
@@ -140,7 +141,7 @@ struct DaemonLauncher {
     }
 
     /// Opens the sensor for one session or probe: the I2C adapter, or a fresh simulated sensor.
-    func sensorOpener(clock: any MonotonicClock) -> SensorMeasurements.OpenSensor {
+    func sensorOpener(clock: any MonotonicClock) -> SensorProcedureStarter.OpenSensor {
         if let simulation {
             let scenario = SimulationScenario.named(simulation.scenario, seed: simulation.seed) ?? .kneeExtension(seed: simulation.seed)
             let address = configuration.i2cAddress

@@ -48,7 +48,7 @@ final class FakeSensorProbe: SensorProbe {
 }
 
 /// A measurement that plays a script on the daemon's monotonic clock.
-final class ScriptedMeasurement: GuidedMeasurement {
+final class ScriptedMeasurement: GuidedRun {
     private var script: EventScript<GuidedMeasurementEvent>
     private(set) var stopped = false
     private(set) var aborted = false
@@ -88,7 +88,7 @@ final class ScriptedMeasurements: GuidedMeasurementStarter {
         self.scripts = scripts
     }
 
-    func startMeasurement(_ measurementProtocol: MeasurementProtocol) throws(MPU6050Error) -> any GuidedMeasurement {
+    func startMeasurement(_ measurementProtocol: MeasurementProtocol) throws(MPU6050Error) -> any GuidedRun<GuidedMeasurementEvent> {
         protocols.append(measurementProtocol)
         let script = scripts.isEmpty ? Self.success() : scripts.removeFirst()
         let measurement = ScriptedMeasurement(clock: clock, script: script)
@@ -293,7 +293,7 @@ final class OutcomeProbe: @unchecked Sendable {
 }
 
 /// A calibration that plays a script on the daemon's monotonic clock.
-final class ScriptedCalibration: GuidedCalibrationRun {
+final class ScriptedCalibration: GuidedRun {
     private var script: EventScript<GuidedCalibrationEvent>
     private var aborted = false
 
@@ -309,6 +309,8 @@ final class ScriptedCalibration: GuidedCalibrationRun {
         }
         return script.takeDue()
     }
+
+    func stop() {}
 
     func abort() {
         aborted = true
@@ -326,7 +328,7 @@ final class ScriptedCalibrations: GuidedCalibrationStarter {
         self.script = script
     }
 
-    func startCalibration() throws -> any GuidedCalibrationRun {
+    func startCalibration() throws(MPU6050Error) -> any GuidedRun<GuidedCalibrationEvent> {
         started += 1
         return ScriptedCalibration(clock: clock, script: script)
     }

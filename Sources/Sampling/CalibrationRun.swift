@@ -12,7 +12,7 @@ import Synchronization
 /// The threading contract is ``RangeOfMotionMeasurement``'s: ``start(completion:)`` returns at
 /// once, ``run()`` blocks the calling thread; `onStep` and the completion run on the loop's serial
 /// queue, in order; ``abort()`` is thread-safe and takes effect at the next tick.
-public final class SensorCalibration: @unchecked Sendable {
+public final class CalibrationRun: @unchecked Sendable {
     /// Why a calibration gave no result.
     public enum Failure: Error, Equatable, Sendable, CustomStringConvertible {
         /// The procedure refused its input.
