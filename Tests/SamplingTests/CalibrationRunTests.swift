@@ -5,7 +5,7 @@ import Sensor
 @testable import Sampling
 
 /// The guided calibration on the simulated `calibration` scenario, faster than real time.
-@Suite struct SensorCalibrationTests {
+@Suite struct CalibrationRunTests {
     let clock = ManualClock()
 
     /// The calibration's result and the steps it reported.
