@@ -120,7 +120,7 @@ struct MeasureAction: CommandAction, Equatable {
         if !json {
             output.line("Calibration: \(calibrationFile.describe(calibration))")
         }
-        let report = try LiveMeasurement(
+        let report = try PromptedMeasurement(
             source: source, calibration: calibration, clock: context.sensorClock, limb: limb.rawValue,
             measurementProtocol: measurementProtocol ?? MeasurementProtocol(settings.rangeOfMotionProtocol)
         ).run { line in if !json { output.line(line) } }

@@ -6,7 +6,7 @@ import Sensor
 /// One measurement session on a sensor source, apart from the store: bring-up, the guided
 /// session on the sampling loop, and the patient's prompts. `romdev measure` stores what it
 /// returns; another front end (a daemon's control socket) can replace this one step.
-struct LiveMeasurement {
+struct PromptedMeasurement {
     let source: SensorSource
     let calibration: Calibration?
     /// The simulated sensor's clock, or nil for real time (see `CommandContext.sensorClock`).
