@@ -42,7 +42,7 @@ let package = Package(
         .executableTarget(name: "romdev", dependencies: ["RomdevCLI"]),
         .executableTarget(name: "care-store-stress", dependencies: ["CareStorage"]),
         // `make report-demo`'s flagged result, stored as the appliance stores one.
-        .executableTarget(name: "report-demo", dependencies: ["Care", "CareStorage"]),
+        .executableTarget(name: "report-demo", dependencies: ["Care", "CareStorage", "Fusion"]),
         .executableTarget(
             name: "romdev-bench",
             dependencies: ["Care", "CareStorage", "Sensor", "Fusion", "FusionAccuracy", "Sampling", "RomdevCLI"]),
