@@ -13,7 +13,7 @@ import Testing
 @Suite("Daemon sessions")
 struct DaemonSessionTests {
     /// A harness at 2026-06-08 08:59:50 (day 6 of the plan, a range-of-motion day).
-    private func dueDay(presses: [ScriptedPress] = [], scripts: [[(seconds: Double, event: GuidedMeasurementEvent)]] = [], sensorProblem: String? = nil) throws -> DaemonHarness {
+    private func dueDay(presses: [ScriptedPress] = [], scripts: [[(seconds: Double, event: GuidedMeasurementEvent)]] = [], sensorProblem: MPU6050Error? = nil) throws -> DaemonHarness {
         try DaemonHarness(
             start: { $0.local(2026, 6, 8, 8, 59, 50) }, planStart: { $0.local(2026, 6, 2) }, presses: presses,
             sensorProblem: sensorProblem, scripts: scripts)
@@ -121,7 +121,7 @@ struct DaemonSessionTests {
     }
 
     @Test func missingSensorKeepsTheDaemonRunningAndRetrying() throws {
-        let harness = try dueDay(presses: [ScriptedPress(atSeconds: 20), ScriptedPress(atSeconds: 200)], sensorProblem: "i2c open /dev/i2c-1: No such file or directory (ENOENT)")
+        let harness = try dueDay(presses: [ScriptedPress(atSeconds: 20), ScriptedPress(atSeconds: 200)], sensorProblem: .bus(I2CError(.open, devicePath: "/dev/i2c-1", errno: .noSuchFileOrDirectory)))
         harness.exitAfter = 1
         let plugIn = harness.local(2026, 6, 8, 9, 2)
         harness.onTurn = { now in if now >= plugIn { harness.sensor.currentProblem = nil } }

@@ -62,7 +62,7 @@ extension ApplianceDaemon {
             transientPattern = nil
             log(.notice, "calibration started (requested over the control socket)")
         } catch {
-            sensorProblem = "\(error)"
+            sensorProblem = error
             lastSensorProbe = now
             play(.error)
             log(.warning, "calibration not started: \(error)")

@@ -62,7 +62,7 @@ extension ApplianceDaemon {
         if sensorProblem != nil { probeSensor() }
         if let sensorProblem {
             play(.error)
-            throw .sensorMissing(location: parts.sensor.location, problem: sensorProblem)
+            throw .sensorMissing(location: parts.sensor.location, fault: sensorProblem)
         }
         let plan = try? parts.store.carePlanSettings()
         // The request's protocol, else the configuration's, else what the care plan asks for.
@@ -72,7 +72,7 @@ extension ApplianceDaemon {
         do {
             measurement = try parts.measurements.startMeasurement(measurementProtocol)
         } catch {
-            sensorProblem = "\(error)"
+            sensorProblem = error
             lastSensorProbe = now
             play(.error)
             throw .sensorStart(error)
@@ -111,7 +111,7 @@ extension ApplianceDaemon {
                 session = nil
                 measurementsEnded += 1
                 if case .sensor(let fault, _) = error {
-                    sensorProblem = "\(fault)"
+                    sensorProblem = fault
                     lastSensorProbe = now
                 }
                 fail(running, "measurement failed: \(error); nothing stored", code: .measurementFailed)
@@ -164,14 +164,14 @@ public enum MeasurementRefusal: Error, CustomStringConvertible {
     /// care plan) or could not be read.
     case store(MeasurementRecordingError)
     /// The sensor did not answer its last probe.
-    case sensorMissing(location: String, problem: String)
+    case sensorMissing(location: String, fault: MPU6050Error)
     /// The sensor could not be opened or configured.
     case sensorStart(MPU6050Error)
 
     public var description: String {
         switch self {
         case .store(let error): "\(error)"
-        case let .sensorMissing(location, problem): "motion sensor missing on \(location): \(problem)"
+        case let .sensorMissing(location, fault): "motion sensor missing on \(location): \(fault)"
         case .sensorStart(let error): "cannot start the sensor: \(error)"
         }
     }

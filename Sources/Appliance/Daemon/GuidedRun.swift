@@ -44,8 +44,9 @@ public protocol GuidedMeasurementStarter: AnyObject {
 
 /// Checks the sensor answers, at start-up and while it is missing.
 public protocol SensorProbe: AnyObject {
-    /// nil when the sensor answers, else why not (`i2c read … on /dev/i2c-1: Remote I/O error`).
-    func problem() -> String?
+    /// Returns when the sensor answers.
+    /// - Throws: Why it does not (`i2c read … on /dev/i2c-1: Remote I/O error`).
+    func check() throws(MPU6050Error)
     /// Where the sensor is, for messages: `/dev/i2c-1 at 0x68`.
     var location: String { get }
 }

@@ -179,12 +179,7 @@ public final class SensorIdentityProbe: SensorProbe {
         self.openSensor = openSensor
     }
 
-    public func problem() -> String? {
-        do {
-            _ = try openSensor().identify()
-            return nil
-        } catch {
-            return "\(error)"
-        }
+    public func check() throws(MPU6050Error) {
+        _ = try openSensor().identify()
     }
 }

@@ -49,7 +49,8 @@ struct DaemonLauncher {
         let sensorLocation = simulation.map { "simulated \($0.scenario) sensor" }
             ?? "\(configuration.i2cBus) at \(addressText(configuration.i2cAddress))"
         let probe = SensorIdentityProbe(location: sensorLocation, openSensor: openSensor)
-        let sensorProblem = probe.problem()
+        var sensorProblem: MPU6050Error?
+        do { try probe.check() } catch { sensorProblem = error }
         logger.info("calibration: \(calibrationFile.describe(calibration))")
         let calibrationPath = calibrationFile.path
         let procedures = SensorProcedureStarter(

@@ -33,17 +33,17 @@ final class RecordingOutput: DaemonOutput, @unchecked Sendable {
 
 /// A sensor probe whose answer the test sets.
 final class FakeSensorProbe: SensorProbe {
-    var currentProblem: String?
+    var currentProblem: MPU6050Error?
     var probes = 0
     let location = "/dev/i2c-1 at 0x68"
 
-    init(problem: String? = nil) {
+    init(problem: MPU6050Error? = nil) {
         currentProblem = problem
     }
 
-    func problem() -> String? {
+    func check() throws(MPU6050Error) {
         probes += 1
-        return currentProblem
+        if let currentProblem { throw currentProblem }
     }
 }
 
@@ -165,7 +165,7 @@ final class DaemonHarness {
     ///   - onboarded: Whether onboarding is done (at the plan start).
     init(
         zone: String = "America/Los_Angeles", start: (Calendar) -> Date, planStart: ((Calendar) -> Date)?,
-        onboarded: Bool = true, presses: [ScriptedPress] = [], sensorProblem: String? = nil,
+        onboarded: Bool = true, presses: [ScriptedPress] = [], sensorProblem: MPU6050Error? = nil,
         scripts: [[(seconds: Double, event: GuidedMeasurementEvent)]] = []
     ) throws {
         directory = NSTemporaryDirectory() + "romdev-daemon-tests-\(UUID().uuidString)"
@@ -232,7 +232,9 @@ final class DaemonHarness {
                 requests: requests, calibrations: calibrations),
             settings: ApplianceDaemon.Settings(
                 configuration: configuration, timing: timing, watchdog: watchdog, exitAfterMeasurements: exitAfter))
-        daemon.run(sensorProblem: sensor.problem())
+        var problem: MPU6050Error?
+        do { try sensor.check() } catch { problem = error }
+        daemon.run(sensorProblem: problem)
     }
 
     /// Wall times at which a chime began: rising buzzer edges more than 1 s after the previous.
