@@ -15,7 +15,7 @@ extension ApplianceDaemon {
                 pending.reply(.ok(statusLine(at: wall)))
             case .measure(let limb, let unscheduled, let protocolName):
                 if isBusy {
-                    pending.reply(.busy(session != nil ? "a measurement is running" : "a calibration is running"))
+                    pending.reply(busyReply)
                 } else {
                     do {
                         try startMeasurement(
@@ -44,16 +44,17 @@ extension ApplianceDaemon {
     /// Starts a calibration for a control request, or answers why not.
     func startCalibration(_ pending: PendingControlRequest) {
         if isBusy {
-            pending.reply(.busy(session != nil ? "a measurement is running" : "a calibration is running"))
+            pending.reply(busyReply)
             return
         }
         guard let calibrations = parts.calibrations else {
             pending.reply(.failed("this daemon does not calibrate; stop it (systemctl stop romdev) and run 'romdev calibrate'"))
             return
         }
-        if sensorProblem != nil { probeSensor() }
-        if let sensorProblem {
-            pending.reply(.failed("motion sensor missing on \(parts.sensor.location): \(sensorProblem)"))
+        do throws(SensorRefusal) {
+            try checkSensor()
+        } catch {
+            pending.reply(.failed("\(error)"))
             return
         }
         do {
@@ -62,11 +63,9 @@ extension ApplianceDaemon {
             transientPattern = nil
             log(.notice, "calibration started (requested over the control socket)")
         } catch {
-            sensorProblem = error
-            lastSensorProbe = now
-            play(.error)
+            let refusal = sensorDidNotStart(error)
             log(.warning, "calibration not started: \(error)")
-            pending.reply(.failed("cannot start the sensor: \(error)"))
+            pending.reply(.failed("\(refusal)"))
         }
     }
 

@@ -59,10 +59,11 @@ extension ApplianceDaemon {
             }
             throw .store(error)
         }
-        if sensorProblem != nil { probeSensor() }
-        if let sensorProblem {
+        do throws(SensorRefusal) {
+            try checkSensor()
+        } catch {
             play(.error)
-            throw .sensorMissing(location: parts.sensor.location, fault: sensorProblem)
+            throw .sensor(error)
         }
         let plan = try? parts.store.carePlanSettings()
         // The request's protocol, else the configuration's, else what the care plan asks for.
@@ -72,10 +73,7 @@ extension ApplianceDaemon {
         do {
             measurement = try parts.measurements.startMeasurement(measurementProtocol)
         } catch {
-            sensorProblem = error
-            lastSensorProbe = now
-            play(.error)
-            throw .sensorStart(error)
+            throw .sensor(sensorDidNotStart(error))
         }
         session = RunningSession(measurement: measurement, target: target, request: request, limb: limb)
         shownPattern = nil
@@ -163,16 +161,51 @@ public enum MeasurementRefusal: Error, CustomStringConvertible {
     /// The store would not record it (nothing due, already recorded, onboarding not done, no
     /// care plan) or could not be read.
     case store(MeasurementRecordingError)
-    /// The sensor did not answer its last probe.
-    case sensorMissing(location: String, fault: MPU6050Error)
-    /// The sensor could not be opened or configured.
-    case sensorStart(MPU6050Error)
+    /// The sensor is missing or could not be started.
+    case sensor(SensorRefusal)
 
     public var description: String {
         switch self {
         case .store(let error): "\(error)"
-        case let .sensorMissing(location, fault): "motion sensor missing on \(location): \(fault)"
-        case .sensorStart(let error): "cannot start the sensor: \(error)"
+        case .sensor(let refusal): "\(refusal)"
         }
+    }
+}
+
+/// Why the sensor cannot run a guided procedure (a measurement, a calibration) now.
+public enum SensorRefusal: Error, CustomStringConvertible {
+    /// The sensor did not answer its last probe.
+    case missing(location: String, fault: MPU6050Error)
+    /// The sensor could not be opened or configured.
+    case cannotStart(MPU6050Error)
+
+    public var description: String {
+        switch self {
+        case let .missing(location, fault): "motion sensor missing on \(location): \(fault)"
+        case .cannotStart(let error): "cannot start the sensor: \(error)"
+        }
+    }
+}
+
+extension ApplianceDaemon {
+    /// The reply to a request for the sensor while a procedure holds it.
+    var busyReply: ControlReply {
+        .busy(session != nil ? "a measurement is running" : "a calibration is running")
+    }
+
+    /// Probes the sensor again when its last probe failed.
+    /// - Throws: ``SensorRefusal/missing(location:fault:)`` while it does not answer.
+    func checkSensor() throws(SensorRefusal) {
+        if sensorProblem != nil { probeSensor() }
+        if let sensorProblem { throw .missing(location: parts.sensor.location, fault: sensorProblem) }
+    }
+
+    /// Notes a sensor that could not be opened for a procedure, with the error chime: it is
+    /// probed again before the next use.
+    func sensorDidNotStart(_ error: MPU6050Error) -> SensorRefusal {
+        sensorProblem = error
+        lastSensorProbe = now
+        play(.error)
+        return .cannotStart(error)
     }
 }
