@@ -11,7 +11,8 @@ import PackageDescription
 //   chip); ServiceSupport (systemd notify, journal logging, signals, the control socket).
 // - Pure domain and math, no I/O: Care (schedules, events, outcomes), Fusion (orientation,
 //   calibration, the knee-angle session); FusionAccuracy (accuracy trials on the simulator).
-// - CareStorage: the care store on SQLite.
+// - CareStorage: the care store on SQLite, and the rules of recording a measurement in it (which
+//   event, onboarding, unscheduled ones, the outcome values).
 // - Sampling: the fixed-rate sampling loop and the guided measurement and calibration on it.
 // - Appliance: its configuration file, reminder and quiet-hour policy (pure), and the daemon.
 // - RomdevCLI: the command line; the `romdev` executable on top.
@@ -35,7 +36,7 @@ let package = Package(
         .target(name: "LinuxSystem"),
         .target(name: "SQLite", dependencies: ["CSQLite"]),
         .target(name: "Care"),
-        .target(name: "CareStorage", dependencies: ["Care", "SQLite", "LinuxSystem"]),
+        .target(name: "CareStorage", dependencies: ["Care", "Fusion", "SQLite", "LinuxSystem"]),
         .target(name: "Sensor", dependencies: ["CI2C", "LinuxSystem"]),
         .target(name: "Fusion"),
         .target(name: "Sampling", dependencies: ["Sensor", "Fusion"]),
@@ -51,7 +52,7 @@ let package = Package(
         .executableTarget(name: "romdev", dependencies: ["RomdevCLI"]),
         .executableTarget(name: "care-store-stress", dependencies: ["CareStorage"]),
         // `make report-demo`'s flagged result, stored as the appliance stores one.
-        .executableTarget(name: "report-demo", dependencies: ["Care", "CareStorage"]),
+        .executableTarget(name: "report-demo", dependencies: ["Care", "CareStorage", "Fusion"]),
         .executableTarget(
             name: "romdev-bench",
             dependencies: ["Care", "CareStorage", "Sensor", "Fusion", "FusionAccuracy", "Sampling", "RomdevCLI"]),
@@ -62,7 +63,8 @@ let package = Package(
         .testTarget(name: "CareTests", dependencies: ["Care", "Sensor"]),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "TestSupport"]),
         .testTarget(
-            name: "CareStorageTests", dependencies: ["CareStorage", "Care", "SQLite", "care-store-stress", "TestSupport"]),
+            name: "CareStorageTests",
+            dependencies: ["CareStorage", "Care", "Fusion", "SQLite", "care-store-stress", "TestSupport"]),
         .testTarget(name: "SensorTests", dependencies: ["Sensor", "LinuxSystem"]),
         .testTarget(name: "FusionTests", dependencies: ["Fusion", "Sensor", "FusionAccuracy"]),
         .testTarget(name: "SamplingTests", dependencies: ["Sampling", "Sensor", "Fusion"]),

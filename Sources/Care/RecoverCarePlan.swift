@@ -11,6 +11,9 @@ public enum RecoverCarePlan {
         public static let checkin = "checkin"
         /// Knee range-of-motion measurement.
         public static let rangeOfMotionCheck = "rangeOfMotionCheck"
+        /// Range-of-motion measurements taken outside the schedule (see
+        /// ``RecoverCarePlan/unscheduledRangeOfMotionTask(start:createdDate:calendar:)``).
+        public static let rangeOfMotionUnscheduled = "rangeOfMotionUnscheduled"
     }
 
     /// Outcome value kinds.
@@ -117,6 +120,21 @@ public enum RecoverCarePlan {
                     + " straighten your knee as far as you can, return to the start position, and press again.",
             schedule: try Schedule(composing: [daily, weekly]),
             createdDate: createdDate)
+    }
+
+    /// The task of measurements taken outside the plan's schedule. The store only keeps outcomes
+    /// of scheduled events (one per event), so they go to a task of their own: all day, every day
+    /// from `start`'s day, not counted in adherence. It is added on first use rather than seeded,
+    /// so a plan that never needs it never shows it.
+    public static func unscheduledRangeOfMotionTask(
+        start: Date, createdDate: Date, calendar: Calendar
+    ) throws(ScheduleError) -> CareTask {
+        let element = try ScheduleElement(
+            start: calendar.startOfDay(for: start), interval: .days(1), duration: .allDay, calendar: calendar)
+        return CareTask(
+            id: TaskID.rangeOfMotionUnscheduled, title: "Range Of Motion (unscheduled)",
+            instructions: "A range-of-motion measurement taken outside the schedule ('romdev measure --unscheduled').",
+            impactsAdherence: false, schedule: try Schedule(composing: [element]), createdDate: createdDate)
     }
 
     /// The first instant of the day reached by adding `components` from noon of `day`, so a day

@@ -52,7 +52,7 @@ struct DaemonScheduleTests {
         let chimeHours = harness.chimeStarts.map { harness.calendar.component(.hour, from: $0) }
         #expect(chimeHours == [8, 13])  // 8: the error chime for the refused press
         #expect(harness.measurements.started.isEmpty)
-        #expect(harness.output.messages.contains("no measurement: waiting for onboarding (romdev onboard)"))
+        #expect(harness.output.messages.contains("no measurement: cannot record 'rangeOfMotionCheck' before onboarding is done: complete onboarding first"))
         #expect(harness.output.messages.contains("range-of-motion measurement due today"))
         // The LED stayed dark while onboarding was pending.
         let firstLit = harness.chip.changes.first { $0.line.name == "GPIO27" && $0.value }

@@ -1,4 +1,5 @@
 import Appliance
+import Care
 import CareStorage
 import Foundation
 import Fusion
@@ -12,7 +13,7 @@ import Testing
 @Suite("Daemon sessions")
 struct DaemonSessionTests {
     /// A harness at 2026-06-08 08:59:50 (day 6 of the plan, a range-of-motion day).
-    private func dueDay(presses: [ScriptedPress] = [], scripts: [[(seconds: Double, event: GuidedMeasurementEvent)]] = [], sensorProblem: String? = nil) throws -> DaemonHarness {
+    private func dueDay(presses: [ScriptedPress] = [], scripts: [[(seconds: Double, event: GuidedMeasurementEvent)]] = [], sensorProblem: MPU6050Error? = nil) throws -> DaemonHarness {
         try DaemonHarness(
             start: { $0.local(2026, 6, 8, 8, 59, 50) }, planStart: { $0.local(2026, 6, 2) }, presses: presses,
             sensorProblem: sensorProblem, scripts: scripts)
@@ -102,10 +103,10 @@ struct DaemonSessionTests {
     }
 
     @Test func sensorFaultMidSessionGivesTheErrorCueStoresNothingAndCarriesOn() throws {
-        let fault = "i2c read of 14 bytes at 0x3B from 0x68 on /dev/i2c-1: Remote I/O error (EREMOTEIO)"
+        let fault = MeasurementError.sensor(.fifoStalled(seconds: 0.5), afterSamples: 800)
         let harness = try dueDay(
             presses: [ScriptedPress(atSeconds: 20), ScriptedPress(atSeconds: 90)],
-            scripts: [[(0, .holdStill), (2, .go), (4, .failed(fault, sensorFault: true))], ScriptedMeasurements.success()])
+            scripts: [[(0, .holdStill), (2, .go), (4, .failed(fault))], ScriptedMeasurements.success()])
         harness.exitAfter = 2
         try harness.run(until: harness.local(2026, 6, 8, 10))
         #expect(harness.output.logs.contains { $0.0 == .error && $0.1 == "measurement failed: \(fault); nothing stored" })
@@ -120,7 +121,7 @@ struct DaemonSessionTests {
     }
 
     @Test func missingSensorKeepsTheDaemonRunningAndRetrying() throws {
-        let harness = try dueDay(presses: [ScriptedPress(atSeconds: 20), ScriptedPress(atSeconds: 200)], sensorProblem: "i2c open /dev/i2c-1: No such file or directory (ENOENT)")
+        let harness = try dueDay(presses: [ScriptedPress(atSeconds: 20), ScriptedPress(atSeconds: 200)], sensorProblem: .bus(I2CError(.open, devicePath: "/dev/i2c-1", errno: .noSuchFileOrDirectory)))
         harness.exitAfter = 1
         let plugIn = harness.local(2026, 6, 8, 9, 2)
         harness.onTurn = { now in if now >= plugIn { harness.sensor.currentProblem = nil } }
@@ -150,7 +151,7 @@ struct DaemonSessionTests {
         let harness = try dueDay(presses: [ScriptedPress(atSeconds: 20), ScriptedPress(atSeconds: 60)])
         try harness.run(until: harness.local(2026, 6, 8, 9, 5))
         #expect(harness.measurements.started.count == 1)
-        #expect(harness.output.messages.contains("no measurement: today's measurement is already stored"))
+        #expect(harness.output.messages.contains("no measurement: today's rangeOfMotionCheck event already has an outcome"))
     }
 
     /// Implausible angles, and a leg that never moved (the session times out with ~0°): nothing is
@@ -190,13 +191,14 @@ struct DaemonSessionTests {
 
     @Test func controlRequestsAreServedFromTheLoop() throws {
         let harness = try dueDay()
-        harness.exitAfter = 1
+        harness.exitAfter = 2
         let at = { (seconds: Double) in harness.start.addingTimeInterval(seconds) }
         harness.requests.send(.status, at: at(5))
         harness.requests.send(.calibrate, at: at(5))
-        harness.requests.send(.measure(limb: nil, unscheduled: true), at: at(15))
         harness.requests.send(.measure(limb: "right"), at: at(20))
         harness.requests.send(.measure(limb: nil), at: at(25))
+        // After the scheduled one: recorded on the unscheduled task, as `romdev measure --unscheduled` records it.
+        harness.requests.send(.measure(limb: nil, unscheduled: true), at: at(60))
         harness.requests.send(.exportDone(files: ["a.csv", "a.json"]), at: at(10))
         try harness.run(until: harness.local(2026, 6, 8, 10))
         let replies = harness.requests.replies
@@ -206,15 +208,32 @@ struct DaemonSessionTests {
         #expect(replies[1].1.status == .failed)
         #expect(replies[2].1.status == .ok)
         #expect(harness.output.messages.contains("export finished: 2 files; the stick may be removed"))
-        #expect(replies[3].1.status == .failed)  // unscheduled: not the daemon's job
-        #expect(replies[4].1 == .busy("a measurement is running"))
+        #expect(replies[3].1 == .busy("a measurement is running"))
+        #expect(replies[4].1.status == .ok)
+        #expect(replies[4].1.message.hasPrefix("stored range 73.0°"))
+        #expect(try replies[4].1.decodePayload(as: RangeOfMotionResult.self) == ScriptedMeasurements.result)
         #expect(replies[5].1.status == .ok)
-        #expect(replies[5].1.message.hasPrefix("stored range 73.0°"))
-        struct Payload: Decodable { let range: Double }
-        #expect(try replies[5].1.decodePayload(as: Payload.self).range == 73)
         let outcomes = try harness.rangeOfMotionOutcomes()
         #expect(outcomes.count == 1)
         #expect(outcomes.first?.outcome.value(ofKind: "limb")?.value == .text("right"))
+        let unscheduled = try harness.store.fetchOutcomes(OutcomeQuery(taskIDs: [RecoverCarePlan.TaskID.rangeOfMotionUnscheduled]))
+        #expect(unscheduled.map(\.outcome.values) == [
+            ScriptedMeasurements.result.outcomeValues(limb: .left, createdDate: unscheduled[0].outcome.createdDate)
+        ])
+    }
+
+    @Test func anUnscheduledRequestOnADayWithoutAnEventIsRecordedAsTheCommandLineRecordsIt() throws {
+        let harness = try DaemonHarness(
+            start: { $0.local(2026, 6, 8, 9, 30) }, planStart: { $0.local(2026, 5, 20) }, presses: [ScriptedPress(atSeconds: 5)])
+        harness.exitAfter = 1
+        harness.requests.send(.measure(limb: "right", unscheduled: true), at: harness.start.addingTimeInterval(20))
+        try harness.run(until: harness.local(2026, 6, 8, 10))
+        // The press asked for the scheduled event: none today.
+        #expect(harness.output.messages.contains("no measurement: no range-of-motion measurement is due today (2026-06-08)"))
+        #expect(harness.requests.replies.map(\.1.status) == [.ok])
+        #expect(try harness.rangeOfMotionOutcomes().isEmpty)
+        let stored = try harness.store.fetchOutcomes(OutcomeQuery(taskIDs: [RecoverCarePlan.TaskID.rangeOfMotionUnscheduled]))
+        #expect(stored.first?.outcome.value(ofKind: "limb")?.value == .text("right"))
     }
 }
 
@@ -258,8 +277,10 @@ extension DaemonSessionTests {
 struct DaemonSimulatedSensorTests {
     private func simulator(
         fault: SimulatedFault?, scenario: SimulationScenario = .kneeExtension(seed: 7, peakDegrees: 70)
-    ) -> SensorMeasurements {
-        SensorMeasurements(configuration: .standard, calibration: nil, pacing: .sensorClock) {
+    ) -> SensorProcedureStarter {
+        SensorProcedureStarter(
+            configuration: .standard, calibration: nil, pacing: .sensorClock, saveCalibration: { _ in }
+        ) { () throws(MPU6050Error) -> MPU6050 in
             let clock = ManualClock()
             let device = SimulatedMPU6050(scenario: scenario, clock: clock)
             if let fault { device.inject(fault) }

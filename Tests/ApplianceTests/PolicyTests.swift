@@ -186,8 +186,7 @@ struct ClockTrustAndDayStatusTests {
         #expect(CareDayStatus.evaluate(hasCarePlan: true, onboardingPending: true, rangeOfMotionEvents: [open]) == .onboardingPending)
         #expect(CareDayStatus.evaluate(hasCarePlan: true, onboardingPending: false, rangeOfMotionEvents: []) == .nothingScheduled)
         #expect(CareDayStatus.evaluate(hasCarePlan: true, onboardingPending: false, rangeOfMotionEvents: [done]) == .measurementDone)
-        #expect(CareDayStatus.evaluate(hasCarePlan: true, onboardingPending: false, rangeOfMotionEvents: [open]) == .measurementDue(
-            .init(taskUUID: task.uuid, occurrence: 6, start: schedule.start)))
+        #expect(CareDayStatus.evaluate(hasCarePlan: true, onboardingPending: false, rangeOfMotionEvents: [open]) == .measurementDue)
         #expect(CareDayStatus.evaluate(hasCarePlan: true, onboardingPending: false, rangeOfMotionEvents: [done, open]).isMeasurementDue)
     }
 

@@ -51,9 +51,31 @@ import Glibc
         try notes.write(to: URL(fileURLWithPath: path))
         #expect { try CareStore(path: path, access: access, timeZone: fixture.calendar.timeZone) } throws: {
             guard case .notAStore(let named, let reason)? = $0 as? CareStoreError else { return false }
-            return named == path && reason == "not an SQLite database"
+            return named == path && reason == .notSQLite
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == notes)
+    }
+
+    @Test func aMissingStoreIsRefusedWithTheSystemsReason() throws {
+        let path = fixture.directory.path("absent.sqlite")
+        #expect { try CareStore(path: path, access: .readWrite, timeZone: fixture.calendar.timeZone) } throws: {
+            guard case .cannotOpen(path, .noSuchFileOrDirectory)? = $0 as? CareStoreError else { return false }
+            return true
+        }
+        #expect(!FileManager.default.fileExists(atPath: path))
+    }
+
+    @Test func aDirectoryThatCannotBeMadeIsNamedWithItsErrno() throws {
+        // A dangling symbolic link: the store is missing, and mkdir finds the name taken.
+        let blocker = fixture.directory.path("dangling")
+        try FileManager.default.createSymbolicLink(atPath: blocker, withDestinationPath: "nowhere")
+        #expect { try CareStore(path: blocker + "/care.sqlite", timeZone: fixture.calendar.timeZone) } throws: {
+            guard case .cannotCreateDirectory(blocker, .fileExists)? = $0 as? CareStoreError else { return false }
+            return true
+        }
+        let nested = fixture.directory.path("a/b/care.sqlite")
+        _ = try CareStore(path: nested, timeZone: fixture.calendar.timeZone)
+        #expect(FileManager.default.fileExists(atPath: nested))
     }
 
     @Test(arguments: [CareStore.Access.readOnly, .readWrite, .create])
@@ -62,7 +84,7 @@ import Glibc
         #expect(FileManager.default.createFile(atPath: path, contents: nil))
         #expect { try CareStore(path: path, access: access, timeZone: fixture.calendar.timeZone) } throws: {
             guard case .notAStore(let named, let reason)? = $0 as? CareStoreError else { return false }
-            return named == path && reason == "an empty file (0 bytes)"
+            return named == path && reason == .emptyFile
         }
         #expect(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int == 0)
         #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
@@ -82,7 +104,7 @@ import Glibc
         for access in [CareStore.Access.readOnly, .readWrite, .create, .initialize] {
             #expect { try CareStore(path: path, access: access, timeZone: fixture.calendar.timeZone) } throws: {
                 guard case .notAStore(let named, let reason)? = $0 as? CareStoreError else { return false }
-                return named == path && reason == "a database without the care store's tables"
+                return named == path && reason == .foreignDatabase
             }
         }
         #expect(try Database(path: path).read { try $0.fetchValue("SELECT count(*) FROM sqlite_master", as: Int.self) } == 1)

@@ -77,10 +77,10 @@ import Sensor
         }
     }
 
-    @Test func startReportsTheOutcomeOnItsCompletion() throws {
+    @Test func startReportsTheResultOnItsCompletion() throws {
         let measurement = try measurement(.kneeExtension(seed: 8))
         let done = DispatchSemaphore(value: 0)
-        let outcome = Mutex<Result<RangeOfMotionMeasurement.Outcome, MeasurementError>?>(nil)
+        let outcome = Mutex<Result<RangeOfMotionMeasurement.Report, MeasurementError>?>(nil)
         measurement.start { result in
             outcome.withLock { $0 = result }
             done.signal()

@@ -1,5 +1,6 @@
 import Foundation
 import GPIO
+import Sensor
 import ServiceSupport
 
 /// The day's state: the care store's status, the clock's trust, the sensor, the reminders.
@@ -45,7 +46,8 @@ extension ApplianceDaemon {
 
     func probeSensor() {
         lastSensorProbe = now
-        let problem = parts.sensor.problem()
+        var problem: MPU6050Error?
+        do { try parts.sensor.check() } catch { problem = error }
         if problem == nil, sensorProblem != nil {
             log(.notice, "motion sensor answers on \(parts.sensor.location)")
         } else if let problem, sensorProblem == nil {

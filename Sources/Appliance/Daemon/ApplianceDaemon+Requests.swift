@@ -1,3 +1,4 @@
+import CareStorage
 import Foundation
 import Fusion
 import GPIO
@@ -14,16 +15,16 @@ extension ApplianceDaemon {
                 pending.reply(.ok(statusLine(at: wall)))
             case .measure(let limb, let unscheduled, let protocolName):
                 if isBusy {
-                    pending.reply(.busy(session != nil ? "a measurement is running" : "a calibration is running"))
-                } else if unscheduled {
-                    pending.reply(.failed(
-                        "the daemon records only today's scheduled measurement; for an unscheduled one stop it (systemctl stop romdev) and run 'romdev measure --unscheduled'"))
-                } else if let refusal = startMeasurement(
-                    request: pending, limb: limb, measurementProtocol: protocolName.flatMap(MeasurementProtocol.init(rawValue:)),
-                    at: wall)
-                {
-                    log(.warning, "measurement request refused: \(refusal)")
-                    pending.reply(.failed(refusal))
+                    pending.reply(busyReply)
+                } else {
+                    do {
+                        try startMeasurement(
+                            unscheduled ? .unscheduled : .scheduled, request: pending, limb: limb.flatMap(Limb.init(rawValue:)),
+                            measurementProtocol: protocolName.flatMap(MeasurementProtocol.init(rawValue:)), at: wall)
+                    } catch {
+                        log(.warning, "measurement request refused: \(error)")
+                        pending.reply(.failed("\(error)"))
+                    }
                 }
             case .calibrate:
                 startCalibration(pending)
@@ -43,16 +44,17 @@ extension ApplianceDaemon {
     /// Starts a calibration for a control request, or answers why not.
     func startCalibration(_ pending: PendingControlRequest) {
         if isBusy {
-            pending.reply(.busy(session != nil ? "a measurement is running" : "a calibration is running"))
+            pending.reply(busyReply)
             return
         }
         guard let calibrations = parts.calibrations else {
             pending.reply(.failed("this daemon does not calibrate; stop it (systemctl stop romdev) and run 'romdev calibrate'"))
             return
         }
-        if sensorProblem != nil { probeSensor() }
-        if let sensorProblem {
-            pending.reply(.failed("motion sensor missing on \(parts.sensor.location): \(sensorProblem)"))
+        do throws(SensorRefusal) {
+            try checkSensor()
+        } catch {
+            pending.reply(.failed("\(error)"))
             return
         }
         do {
@@ -61,11 +63,9 @@ extension ApplianceDaemon {
             transientPattern = nil
             log(.notice, "calibration started (requested over the control socket)")
         } catch {
-            sensorProblem = "\(error)"
-            lastSensorProbe = now
-            play(.error)
+            let refusal = sensorDidNotStart(error)
             log(.warning, "calibration not started: \(error)")
-            pending.reply(.failed("cannot start the sensor: \(error)"))
+            pending.reply(.failed("\(refusal)"))
         }
     }
 

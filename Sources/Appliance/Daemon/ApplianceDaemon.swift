@@ -1,6 +1,7 @@
 import CareStorage
 import Foundation
 import GPIO
+import Sensor
 import ServiceSupport
 
 /// The appliance's working loop: one thread that waits for the button with a bounded timeout and,
@@ -96,7 +97,8 @@ public final class ApplianceDaemon {
     var lastRefresh: UInt64?
     var refreshRequested = true
     var lastReminder: Date?
-    var sensorProblem: String?
+    /// Why the sensor did not answer its last probe, or fails: it is probed again before use.
+    var sensorProblem: MPU6050Error?
     /// Why there is no panel (the GPIO lines could not be requested), for the status line.
     var panelProblem: String?
     var lastSensorProbe: UInt64 = 0
@@ -113,7 +115,7 @@ public final class ApplianceDaemon {
 
     /// A calibration in progress and the request to answer when it ends.
     struct RunningCalibration {
-        let run: any GuidedCalibrationRun
+        let run: any GuidedRun<GuidedCalibrationEvent>
         let request: PendingControlRequest
         var step = "starting"
     }
@@ -123,12 +125,13 @@ public final class ApplianceDaemon {
 
     /// A measurement in progress and who asked for it.
     struct RunningSession {
-        let measurement: any GuidedMeasurement
-        let slot: CareDayStatus.MeasurementSlot
+        let measurement: any GuidedRun<GuidedMeasurementEvent>
+        /// Where the result goes, found before it started.
+        let target: MeasurementTarget
         /// The control request that started it, to be answered at the end; nil for the button.
         let request: PendingControlRequest?
-        /// The limb recorded with the result.
-        let limb: String?
+        /// The limb recorded with the result; nil for the care plan's.
+        let limb: Limb?
         var phase = "starting"
     }
 
@@ -162,7 +165,7 @@ public final class ApplianceDaemon {
     ///     The daemon keeps running without button, LED and buzzer (the store, reminders' status
     ///     and the control socket still work) rather than exit and be restarted in a loop: the
     ///     lines do not appear by retrying, and `systemctl status` shows which one is missing.
-    public func run(sensorProblem initialProblem: String?, panelProblem: String? = nil) {
+    public func run(sensorProblem initialProblem: MPU6050Error?, panelProblem: String? = nil) {
         sensorProblem = initialProblem
         self.panelProblem = panelProblem
         if let panelProblem {

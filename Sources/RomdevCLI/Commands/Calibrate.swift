@@ -117,7 +117,7 @@ struct CalibrateAction: CommandAction, Equatable {
         parameters.biasSeconds = biasSeconds
         let seconds = biasSeconds
         do {
-            return try SensorCalibration(
+            return try CalibrationRun(
                 sensor: sensor, parameters: parameters,
                 pacing: sensorClock == nil ? .dispatchTimer : .sleeping(clock),
                 onStep: { step in output.line(Self.prompt(for: step, biasSeconds: seconds)) }

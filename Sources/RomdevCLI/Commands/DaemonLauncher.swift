@@ -49,15 +49,13 @@ struct DaemonLauncher {
         let sensorLocation = simulation.map { "simulated \($0.scenario) sensor" }
             ?? "\(configuration.i2cBus) at \(addressText(configuration.i2cAddress))"
         let probe = SensorIdentityProbe(location: sensorLocation, openSensor: openSensor)
-        let sensorProblem = probe.problem()
-        let measurements = SensorMeasurements(
-            configuration: sensorSettings, calibration: calibration,
-            pacing: simulation == nil ? .realTime : .sensorClock, openSensor: openSensor)
+        var sensorProblem: MPU6050Error?
+        do { try probe.check() } catch { sensorProblem = error }
         logger.info("calibration: \(calibrationFile.describe(calibration))")
-        let calibrations = SensorCalibrations(
-            configuration: sensorSettings, pacing: simulation == nil ? .realTime : .sensorClock,
-            measurements: measurements,
-            save: { calibration in try calibrationFile.save(calibration) },
+        let procedures = SensorProcedureStarter(
+            configuration: sensorSettings, calibration: calibration,
+            pacing: simulation == nil ? .realTime : .sensorClock,
+            saveCalibration: { calibration throws(AtomicFile.WriteError) in try calibrationFile.save(calibration) },
             openSensor: openSensor)
 
         // 3. The button, LED and buzzer.
@@ -108,10 +106,10 @@ struct DaemonLauncher {
         let daemon = ApplianceDaemon(
             parts: ApplianceDaemon.Parts(
                 store: careStore, panel: panel, monotonic: clocks.monotonic, wallClock: wallClock, sensor: probe,
-                measurements: measurements, output: output,
+                measurements: procedures, output: output,
                 clockSynchronized: simulation == nil ? { ClockSynchronization.isSynchronized() } : { true },
                 stopRequested: { signals.isStopRequested }, reloadRequested: { signals.takeReloadRequest() },
-                loadConfiguration: reloadConfiguration, requests: requests, calibrations: calibrations),
+                loadConfiguration: reloadConfiguration, requests: requests, calibrations: procedures),
             settings: ApplianceDaemon.Settings(
                 configuration: configuration,
                 watchdog: ServiceWatchdog(environment: context.environment, processID: getpid()),
@@ -137,17 +135,21 @@ struct DaemonLauncher {
     }
 
     /// Opens the sensor for one session or probe: the I2C adapter, or a fresh simulated sensor.
-    func sensorOpener(clock: any MonotonicClock) -> SensorMeasurements.OpenSensor {
+    func sensorOpener(clock: any MonotonicClock) -> SensorProcedureStarter.OpenSensor {
         if let simulation {
             let scenario = SimulationScenario.named(simulation.scenario, seed: simulation.seed) ?? .kneeExtension(seed: simulation.seed)
             let address = configuration.i2cAddress
-            return {
+            return { () throws(MPU6050Error) -> MPU6050 in
                 try MPU6050(bus: SimulatedMPU6050(scenario: scenario, clock: clock), address: address, clock: clock)
             }
         }
         let bus = configuration.i2cBus
         let address = configuration.i2cAddress
-        return { try MPU6050(bus: try LinuxI2CBus(path: bus), address: address, clock: clock) }
+        return { () throws(MPU6050Error) -> MPU6050 in
+            let adapter: LinuxI2CBus
+            do throws(I2CError) { adapter = try LinuxI2CBus(path: bus) } catch { throw .bus(error) }
+            return try MPU6050(bus: adapter, address: address, clock: clock)
+        }
     }
 
     /// Requests the lines on the board's chips, or on a simulated chip whose output changes are

@@ -105,7 +105,7 @@ public struct ReplayAction: CommandAction, Equatable {
         let summary = Summary(
             result: result, reason: reason, samples: used, seconds: duration, referenceRange: reference,
             calibration: loaded == nil ? nil : calibrationFile.path, calibrationText: calibrationFile.describe(loaded))
-        context.output.write(json ? summary.json : summary.text)
+        context.output.write(json ? try summary.json() : summary.text)
     }
 
     /// The file's text, with a plain reason when it cannot be read.
@@ -176,26 +176,16 @@ public struct ReplayAction: CommandAction, Equatable {
             return lines.joined(separator: "\n") + "\n"
         }
 
-        var json: String {
-            var fields = [
-                "\"range\": \(fixed(result.range, 3))",
-                "\"start\": \(fixed(result.start, 3))",
-                "\"finish\": \(fixed(result.finish, 3))",
-                "\"minimum\": \(fixed(result.minimum, 3))",
-                "\"maximum\": \(fixed(result.maximum, 3))",
-                "\"knee_extension\": \(fixed(result.kneeExtension, 3))",
-                "\"knee_flexion\": \(fixed(result.kneeFlexion, 3))",
-                "\"knee_arc\": \(fixed(result.kneeArc, 3))",
-                "\"units\": \"deg\"",
-                "\"protocol\": \"\(result.measurementProtocol.rawValue)\"",
-                "\"flags\": [\(result.flags.names.map { "\"\($0)\"" }.joined(separator: ", "))]",
-                "\"ended\": \"\(reason.rawValue)\"",
-                "\"seconds\": \(fixed(seconds, 3))",
-                "\"samples\": \(samples)",
+        /// The result's own JSON, then the session, the reference and the calibration.
+        func json() throws -> String {
+            var members = try JSONValue.members(of: result, orderedAs: RangeOfMotionResult.CodingKeys.self) + [
+                ("ended", JSONValue.string(reason.rawValue)),
+                ("seconds", .double(seconds)),
+                ("samples", .int(samples)),
             ]
-            if let referenceRange { fields.append("\"reference_range\": \(fixed(referenceRange, 3))") }
-            fields.append("\"calibration\": " + JSONValue.string(calibration).rendered().dropLast())
-            return "{\n  " + fields.joined(separator: ",\n  ") + "\n}\n"
+            if let referenceRange { members.append(("reference_range", .double(referenceRange))) }
+            members.append(("calibration", .string(calibration)))
+            return JSONValue.object(members).rendered()
         }
     }
 }

@@ -22,7 +22,7 @@ enum RangeOfMotionGlance {
     static func line(store: CareStore, before end: Date) throws(CareStoreError) -> String? {
         let calendar = store.calendar
         var outcomes: [Outcome] = []
-        for taskID in [RecoverCarePlan.TaskID.rangeOfMotionCheck, UnscheduledMeasurements.taskID] {
+        for taskID in [RecoverCarePlan.TaskID.rangeOfMotionCheck, RecoverCarePlan.TaskID.rangeOfMotionUnscheduled] {
             do {
                 outcomes += try store.fetchOutcomes(OutcomeQuery(taskIDs: [taskID], dateInterval: DateInterval(start: .distantPast, end: end)))
                     .map(\.outcome)

@@ -69,7 +69,7 @@ extension RecoveryReport {
                 time: recorded, task: titles[stored.taskID] ?? stored.taskID, values: values, flags: flags))
             guard let day else { continue }
             switch stored.taskID {
-            case RecoverCarePlan.TaskID.rangeOfMotionCheck, UnscheduledMeasurements.taskID:
+            case RecoverCarePlan.TaskID.rangeOfMotionCheck, RecoverCarePlan.TaskID.rangeOfMotionUnscheduled:
                 let angles = outcome.values.compactMap { value -> Angle? in
                     guard let kind = value.kind, value.units == RecoverCarePlan.rangeOfMotionUnits,
                           let degrees = value.numberValue else { return nil }
@@ -79,7 +79,7 @@ extension RecoveryReport {
                 guard angles.contains(where: { $0.kind == RecoverCarePlan.Kind.range }) else { continue }
                 measurements.append(Measurement(
                     day: day, time: clockTime(outcome.createdDate, in: calendar.timeZone), angles: angles,
-                    flags: flags, isUnscheduled: stored.taskID == UnscheduledMeasurements.taskID))
+                    flags: flags, isUnscheduled: stored.taskID == RecoverCarePlan.TaskID.rangeOfMotionUnscheduled))
             case RecoverCarePlan.TaskID.checkin:
                 checkIns.append(CheckIn(
                     day: day, pain: outcome.value(ofKind: RecoverCarePlan.Kind.pain)?.numberValue,

@@ -4,6 +4,7 @@ import CareStorage
 import Foundation
 import Fusion
 import GPIO
+import Sensor
 import ServiceSupport
 import Synchronization
 import TestSupport
@@ -33,22 +34,22 @@ final class RecordingOutput: DaemonOutput, @unchecked Sendable {
 
 /// A sensor probe whose answer the test sets.
 final class FakeSensorProbe: SensorProbe {
-    var currentProblem: String?
+    var currentProblem: MPU6050Error?
     var probes = 0
     let location = "/dev/i2c-1 at 0x68"
 
-    init(problem: String? = nil) {
+    init(problem: MPU6050Error? = nil) {
         currentProblem = problem
     }
 
-    func problem() -> String? {
+    func check() throws(MPU6050Error) {
         probes += 1
-        return currentProblem
+        if let currentProblem { throw currentProblem }
     }
 }
 
 /// A measurement that plays a script on the daemon's monotonic clock.
-final class ScriptedMeasurement: GuidedMeasurement {
+final class ScriptedMeasurement: GuidedRun {
     private var script: EventScript<GuidedMeasurementEvent>
     private(set) var stopped = false
     private(set) var aborted = false
@@ -79,7 +80,6 @@ final class ScriptedMeasurement: GuidedMeasurement {
 final class ScriptedMeasurements: GuidedMeasurementStarter {
     let clock: any GPIOClock
     var scripts: [[(seconds: Double, event: GuidedMeasurementEvent)]]
-    var startError: String?
     private(set) var started: [ScriptedMeasurement] = []
     /// The protocol each start asked for.
     private(set) var protocols: [MeasurementProtocol] = []
@@ -89,12 +89,7 @@ final class ScriptedMeasurements: GuidedMeasurementStarter {
         self.scripts = scripts
     }
 
-    struct StartFailure: Error, CustomStringConvertible {
-        let description: String
-    }
-
-    func startMeasurement(_ measurementProtocol: MeasurementProtocol) throws -> any GuidedMeasurement {
-        if let startError { throw StartFailure(description: startError) }
+    func startMeasurement(_ measurementProtocol: MeasurementProtocol) throws(MPU6050Error) -> any GuidedRun<GuidedMeasurementEvent> {
         protocols.append(measurementProtocol)
         let script = scripts.isEmpty ? Self.success() : scripts.removeFirst()
         let measurement = ScriptedMeasurement(clock: clock, script: script)
@@ -171,7 +166,7 @@ final class DaemonHarness {
     ///   - onboarded: Whether onboarding is done (at the plan start).
     init(
         zone: String = "America/Los_Angeles", start: (Calendar) -> Date, planStart: ((Calendar) -> Date)?,
-        onboarded: Bool = true, presses: [ScriptedPress] = [], sensorProblem: String? = nil,
+        onboarded: Bool = true, presses: [ScriptedPress] = [], sensorProblem: MPU6050Error? = nil,
         scripts: [[(seconds: Double, event: GuidedMeasurementEvent)]] = []
     ) throws {
         directory = try TemporaryDirectory()
@@ -233,7 +228,9 @@ final class DaemonHarness {
                 requests: requests, calibrations: calibrations),
             settings: ApplianceDaemon.Settings(
                 configuration: configuration, timing: timing, watchdog: watchdog, exitAfterMeasurements: exitAfter))
-        daemon.run(sensorProblem: sensor.problem())
+        var problem: MPU6050Error?
+        do { try sensor.check() } catch { problem = error }
+        daemon.run(sensorProblem: problem)
     }
 
     /// Wall times at which a chime began: rising buzzer edges more than 1 s after the previous.
@@ -291,7 +288,7 @@ final class OutcomeProbe: @unchecked Sendable {
 }
 
 /// A calibration that plays a script on the daemon's monotonic clock.
-final class ScriptedCalibration: GuidedCalibrationRun {
+final class ScriptedCalibration: GuidedRun {
     private var script: EventScript<GuidedCalibrationEvent>
     private var aborted = false
 
@@ -307,6 +304,8 @@ final class ScriptedCalibration: GuidedCalibrationRun {
         }
         return script.takeDue()
     }
+
+    func stop() {}
 
     func abort() {
         aborted = true
@@ -324,7 +323,7 @@ final class ScriptedCalibrations: GuidedCalibrationStarter {
         self.script = script
     }
 
-    func startCalibration() throws -> any GuidedCalibrationRun {
+    func startCalibration() throws(MPU6050Error) -> any GuidedRun<GuidedCalibrationEvent> {
         started += 1
         return ScriptedCalibration(clock: clock, script: script)
     }

@@ -1,4 +1,7 @@
+import CareStorage
 import Foundation
+import Fusion
+import ServiceSupport
 import Testing
 @testable import RomdevCLI
 
@@ -45,6 +48,35 @@ struct MeasureCommandTests {
         let outcome = try #require(json["outcome"] as? [String: Any])
         #expect(outcome["task_id"] as? String == "rangeOfMotionCheck")
         #expect((outcome["values"] as? [[String: Any]])?.first?["value"] as? Double == json["range"] as? Double)
+    }
+
+    /// One result, one JSON: `measure --json`, `replay --json` of the same motion and the control
+    /// socket's reply decode to the same result, whose outcome values are what was stored.
+    @Test func measureReplayAndTheControlReplyPrintTheResultsOneJSON() throws {
+        let romdev = try InProcessRomdev()
+        try romdev.initialiseAndOnboard()
+        let measuredText = try romdev.run(["measure", "--simulate", "--seed", "4", "--json"])
+        let measured = try JSONDecoder().decode(RangeOfMotionResult.self, from: Data(measuredText.utf8))
+        let stored = try #require(try CareStore(path: romdev.directory.storePath, timeZone: romdev.timeZone).fetchOutcomes().last)
+        #expect(stored.outcome.values == measured.outcomeValues(limb: .left, createdDate: stored.outcome.createdDate))
+
+        let recording = romdev.directory.path + "/same.csv"
+        try romdev.run(["record", "--simulate", "--seed", "4", "--seconds", "30", "--output", recording])
+        let replayedText = try romdev.run(["replay", recording, "--json"])
+        let replayed = try JSONDecoder().decode(RangeOfMotionResult.self, from: Data(replayedText.utf8))
+        #expect(replayed == measured)
+
+        let reply = try ControlReply.ok("stored", payload: measured)
+        let received = try ControlReply(line: Array(reply.line.dropLast()))
+        #expect(try received.decodePayload(as: RangeOfMotionResult.self) == measured)
+        // The same members, in the same words, wherever the result is printed.
+        let keys = { (text: String) in
+            Set(try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]).keys)
+        }
+        let resultKeys = Set(RangeOfMotionResult.CodingKeys.allCases.map(\.stringValue))
+        #expect(try keys(String(decoding: try #require(received.payload), as: UTF8.self)) == resultKeys)
+        #expect(try keys(measuredText).isSuperset(of: resultKeys))
+        #expect(try keys(replayedText).isSuperset(of: resultKeys))
     }
 
     @Test func aLegThatNeverMovesIsRefusedAndNothingIsStored() throws {

@@ -6,7 +6,7 @@ import Sensor
 /// One measurement session on a sensor source, apart from the store: bring-up, the guided
 /// session on the sampling loop, and the patient's prompts. `romdev measure` stores what it
 /// returns; another front end (a daemon's control socket) can replace this one step.
-struct LiveMeasurement {
+struct PromptedMeasurement {
     let source: SensorSource
     let calibration: Calibration?
     /// The simulated sensor's clock, or nil for real time (see `CommandContext.sensorClock`).
@@ -19,7 +19,7 @@ struct LiveMeasurement {
     /// - Parameter prompt: Receives one line per phase, on the sampling loop's queue while the
     ///   calling thread waits.
     /// - Throws: `CommandFailure` when the sensor cannot be brought up or fails mid-session.
-    func run(prompt: @escaping @Sendable (String) -> Void) throws -> RangeOfMotionMeasurement.Outcome {
+    func run(prompt: @escaping @Sendable (String) -> Void) throws -> RangeOfMotionMeasurement.Report {
         let clock = clock ?? SystemClock()
         let sensor = try source.openConfiguredSensor(clock: clock).sensor
         let limb = limb

@@ -5,19 +5,19 @@ import Sensor
 @testable import Sampling
 
 /// The guided calibration on the simulated `calibration` scenario, faster than real time.
-@Suite struct SensorCalibrationTests {
+@Suite struct CalibrationRunTests {
     let clock = ManualClock()
 
     /// The calibration's result and the steps it reported.
     private func calibrate(_ scenario: SimulationScenario) throws
-        -> (result: Result<Calibration, SensorCalibration.Failure>, steps: [GuidedCalibration.Step])
+        -> (result: Result<Calibration, CalibrationRun.Failure>, steps: [GuidedCalibration.Step])
     {
         let simulated = try SimulatedSensor(scenario, clock: clock)
         let steps = Mutex<[GuidedCalibration.Step]>([])
-        let calibration = SensorCalibration(sensor: simulated.sensor, pacing: .sleeping(clock)) { step in
+        let calibration = CalibrationRun(sensor: simulated.sensor, pacing: .sleeping(clock)) { step in
             steps.withLock { $0.append(step) }
         }
-        let result = Result { () throws(SensorCalibration.Failure) in try calibration.run() }
+        let result = Result { () throws(CalibrationRun.Failure) in try calibration.run() }
         return (result, steps.withLock { $0 })
     }
 
