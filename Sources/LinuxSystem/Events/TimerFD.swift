@@ -24,24 +24,16 @@ public final class TimerFD: @unchecked Sendable {
     }
 
     /// Arms the timer to expire at `deadline` (`CLOCK_MONOTONIC` nanoseconds), replacing any
-    /// earlier setting and clearing an expiry not yet read. A deadline already past expires at
-    /// once. The corresponding call is `timerfd_settime(fd, TFD_TIMER_ABSTIME, …)`.
+    /// earlier setting and clearing an expiry not yet read (the kernel resets the count, so an
+    /// expiry never needs reading: setting the timer again acknowledges it). A deadline already
+    /// past expires at once. The corresponding call is `timerfd_settime(fd, TFD_TIMER_ABSTIME, …)`.
     public func arm(atNanoseconds deadline: UInt64) throws(Errno) {
-        // A zero it_value disarms, so the earliest deadline is 1 ns.
-        let at = max(deadline, 1)
-        var setting = itimerspec(
-            it_interval: timespec(),
-            it_value: timespec(tv_sec: Int(at / 1_000_000_000), tv_nsec: Int(at % 1_000_000_000)))
-        guard timerfd_settime(descriptor, CInt(TFD_TIMER_ABSTIME), &setting, nil) == 0 else { throw .current }
+        try set(deadline, flags: CInt(TFD_TIMER_ABSTIME))
     }
 
     /// Arms the timer to expire `nanoseconds` from now.
     public func arm(afterNanoseconds nanoseconds: UInt64) throws(Errno) {
-        let after = max(nanoseconds, 1)
-        var setting = itimerspec(
-            it_interval: timespec(),
-            it_value: timespec(tv_sec: Int(after / 1_000_000_000), tv_nsec: Int(after % 1_000_000_000)))
-        guard timerfd_settime(descriptor, 0, &setting, nil) == 0 else { throw .current }
+        try set(nanoseconds, flags: 0)
     }
 
     /// Stops the timer and clears an expiry not yet read.
@@ -50,16 +42,12 @@ public final class TimerFD: @unchecked Sendable {
         guard timerfd_settime(descriptor, 0, &setting, nil) == 0 else { throw .current }
     }
 
-    /// Reads and clears the expiry count, so the descriptor is no longer readable.
-    /// - Returns: How many times it expired since the last read (0 when it had not).
-    @discardableResult
-    public func acknowledge() throws(Errno) -> UInt64 {
-        var count: UInt64 = 0
-        return try retryingOnInterrupt { () throws(Errno) -> UInt64 in
-            if read(descriptor, &count, 8) == 8 { return count }
-            let error = Errno.current
-            if error == .resourceTemporarilyUnavailable { return 0 }
-            throw error
-        }
+    private func set(_ nanoseconds: UInt64, flags: CInt) throws(Errno) {
+        // A zero it_value disarms, so the earliest expiry is 1 ns.
+        let value = max(nanoseconds, 1)
+        var setting = itimerspec(
+            it_interval: timespec(),
+            it_value: timespec(tv_sec: Int(value / 1_000_000_000), tv_nsec: Int(value % 1_000_000_000)))
+        guard timerfd_settime(descriptor, flags, &setting, nil) == 0 else { throw .current }
     }
 }
