@@ -1,4 +1,5 @@
 import GPIO
+import LinuxSystem
 import Sensor
 
 #if canImport(Glibc)
@@ -31,6 +32,10 @@ public final class ScaledClock: GPIOClock, MonotonicClock, @unchecked Sendable {
 
     public var now: Double {
         Double(nowNanoseconds) / 1e9
+    }
+
+    public func makeAlarm() throws(Errno) -> any ClockAlarm {
+        try MonotonicAlarm(clock: self, rate: rate)
     }
 
     public func sleep(untilNanoseconds deadline: UInt64) {
