@@ -12,7 +12,8 @@ import Musl
 /// the button, the cues, the simulated sensor and its sampling loop all keep this one time, so a
 /// session or a day passes in a fraction of the real time while staying in step.
 ///
-/// Sleeps end early when a signal arrives, so a stop signal is seen at once.
+/// A sleep that a signal handler interrupts ends early; the daemon's loop takes its signals from a
+/// signalfd, so no handler interrupts it.
 public final class ScaledClock: GPIOClock, MonotonicClock, @unchecked Sendable {
     /// Simulated seconds per real second.
     public let rate: Double
