@@ -54,6 +54,9 @@ public final class ControlServer {
     private var nextID = 0
     /// Counts the calls of ``receive()``: connections accepted in the current one are not dropped.
     private var turn = 0
+    /// The turn whose accept failed (e.g. out of descriptors): until the next turn, which tries
+    /// again, the listening socket is not watched, so it cannot wake the loop in a spin.
+    private var acceptFailedInTurn: Int?
     private let clientTimeout: UInt64
     private let clock: () -> UInt64
 
@@ -95,7 +98,8 @@ public final class ControlServer {
     public var pollDescriptors: [PollDescriptor] {
         guard listener.descriptor >= 0 else { return [] }
         let clients = connections.keys.sorted { $0.rawValue < $1.rawValue }.compactMap { connections[$0]?.pollDescriptor }
-        let canTake = connections.count < Self.maximumConnections || roomCandidate(inTurn: turn + 1) != nil
+        let canTake = acceptFailedInTurn != turn
+            && (connections.count < Self.maximumConnections || roomCandidate(inTurn: turn + 1) != nil)
         return (canTake ? [PollDescriptor(listener.descriptor, .readable)] : []) + clients
     }
 
@@ -136,6 +140,7 @@ public final class ControlServer {
         do {
             try acceptWaiting(at: now, into: &received)
         } catch {
+            acceptFailedInTurn = turn
             // The requests read stay with their connections; the next call cannot see them again.
             pendingReceived += received
             throw error
