@@ -171,7 +171,7 @@ report-demo: build
 	  echo "wrote $(REPORT_DEMO_DIR)/report.html (no chromium: no PNG or PDF)"; \
 	fi
 
-## bench: figures for the store, the driver and fusion (release build)
+## bench: figures for the store, the driver, fusion and the daemon (release build)
 bench: deps
 	@# valgrind counts the sampling path's heap allocations per tick.
 	@$(MAKE) --no-print-directory apt-install PACKAGES="valgrind"

@@ -29,11 +29,12 @@ let package = Package(
         .systemLibrary(
             name: "CI2C", path: "Sources/CI2C",
             providers: [.apt(["libi2c-dev"])]),
+        .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
         .systemLibrary(
             name: "CGPIOD", path: "Sources/CGPIOD",
             pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
 
-        .target(name: "LinuxSystem"),
+        .target(name: "LinuxSystem", dependencies: ["CLinux"]),
         .target(name: "SQLite", dependencies: ["CSQLite"]),
         .target(name: "Care"),
         .target(name: "CareStorage", dependencies: ["Care", "Fusion", "SQLite", "LinuxSystem"]),

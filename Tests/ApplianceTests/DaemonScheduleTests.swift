@@ -68,6 +68,15 @@ struct DaemonScheduleTests {
         #expect(harness.output.states.contains(.status("no care plan in the store (romdev init)")))
     }
 
+    @Test func anIdleDaemonWakesOnlyForTheStoreRefresh() throws {
+        // No plan: the LED is dark, no reminder, no watchdog; nothing but the store refresh
+        // (every 600 s here) and the stop wakes the loop, not a fixed poll.
+        let harness = try DaemonHarness(start: { $0.local(2026, 6, 8, 8, 30) }, planStart: nil)
+        try harness.run(until: harness.local(2026, 6, 8, 11, 30))
+        let refreshes = 3 * 3600 / 600
+        #expect(harness.wakeCount <= refreshes + 1, "\(harness.wakeCount) wakeups")
+    }
+
     @Test func dayRollsOverAtLocalMidnightAndAMissedDayIsLogged() throws {
         let harness = try DaemonHarness(start: { $0.local(2026, 6, 8, 22) }, planStart: { $0.local(2026, 6, 2) })
         try harness.run(until: harness.local(2026, 6, 9, 9, 30))

@@ -7,6 +7,30 @@ private let ms: UInt64 = 1_000_000
 
 @Suite("Simulated GPIO")
 struct SimulatedGPIOTests {
+    @Test func buttonDescriptorBecomesReadableWhenAScriptedEdgeIsDue() throws {
+        let clock = ManualGPIOClock(startNanoseconds: 5_000 * ms)
+        let chip = SimulatedGPIO(clock: clock, presses: [ScriptedPress(atSeconds: 1, holdSeconds: 0.2)])
+        let button = try chip.requestInput(offset: 17, consumer: "test")
+        let descriptor = try button.eventFileDescriptor()
+        #expect(try !Poll.isReady(descriptor))
+        #expect(try button.readEdges().isEmpty)
+        // The wait a daemon makes: the manual clock jumps to the edge.
+        var descriptors = [PollDescriptor(descriptor)]
+        try clock.waitUntilReady(&descriptors)
+        #expect(descriptors[0].isReady)
+        #expect(clock.nowNanoseconds == 6_000 * ms)
+        #expect(try button.readEdges() == [GPIOEdge(.falling, atNanoseconds: 6_000 * ms)])
+        #expect(try !Poll.isReady(descriptor), "the next edge is not due yet")
+        clock.advance(byNanoseconds: 200 * ms)
+        #expect(try Poll.isReady(descriptor))
+        #expect(try button.readEdges() == [GPIOEdge(.rising, atNanoseconds: 6_200 * ms)])
+        // A press added later (as from standard input) arms the descriptor again.
+        chip.schedule(ScriptedPress(atSeconds: 3))
+        try clock.waitUntilReady(&descriptors)
+        #expect(clock.nowNanoseconds == 8_000 * ms)
+        #expect(try button.readEdges() == [GPIOEdge(.falling, atNanoseconds: 8_000 * ms)])
+    }
+
     @Test func scriptedPressArrivesAsEdgesAtItsTimesOnTheClock() throws {
         let clock = ManualGPIOClock(startNanoseconds: 5_000 * ms)
         let chip = SimulatedGPIO(clock: clock, presses: [ScriptedPress(atSeconds: 1, holdSeconds: 0.2)])

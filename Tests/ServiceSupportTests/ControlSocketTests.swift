@@ -289,6 +289,25 @@ struct ControlSocketTests {
         #expect(try ControlReply(line: Array(try readToEnd(extra).dropLast())) == .busy("calibrating"))
     }
 
+    @Test func aFloodOfClientsIsServedOverSeveralTurns() throws {
+        let directory = try TemporaryDirectory()
+        let server = try ControlServer(path: directory.path("control.sock"))
+        // More clients than one turn takes, each gone at once, so none keeps a place. Were they
+        // all taken in one turn, a flood of them would keep the daemon's loop accepting for as
+        // long as it lasted: no button, no cues, no watchdog ping.
+        for _ in 0..<(ControlServer.acceptsPerTurn + 2) {
+            close(try #require(rawConnect(server.path)))
+        }
+        func clientsWaiting() throws -> Bool {
+            var descriptors = server.pollDescriptors
+            return try Poll.wait(&descriptors, timeoutNanoseconds: 0) > 0
+        }
+        #expect(try server.receive().isEmpty)
+        #expect(try clientsWaiting(), "the rest waits for the next turn")
+        #expect(try server.receive().isEmpty)
+        #expect(try !clientsWaiting())
+    }
+
     @Test func silentClientsMakeRoomForOneWithARequest() throws {
         let directory = try TemporaryDirectory()
         let server = try ControlServer(path: directory.path("control.sock"))

@@ -30,7 +30,7 @@ struct ServiceNotifierTests {
         let name = "romdev-notify-exact-\(UUID().uuidString)"
         let receiver = try DatagramReceiver(abstractName: name + "-longer")
         let notifier = try ServiceNotifier(environment: ["NOTIFY_SOCKET": "@" + name])
-        #expect(throws: NotifyError.system(operation: "send to", socket: "@" + name, errno: Errno(rawValue: ECONNREFUSED))) {
+        #expect(throws: NotifyError.system(UnixSocketError(.send, path: "@" + name, errno: Errno(rawValue: ECONNREFUSED)))) {
             try notifier.notify(.ready)
         }
         #expect(receiver.receive() == nil)
@@ -48,7 +48,7 @@ struct ServiceNotifierTests {
         }
         #expect(
             failure
-                == .system(operation: "send to", socket: directory.path("notify"), errno: .resourceTemporarilyUnavailable))
+                == .system(UnixSocketError(.send, path: directory.path("notify"), errno: .resourceTemporarilyUnavailable)))
         #expect(receiver.receive() == "WATCHDOG=1\n")
     }
 
@@ -67,7 +67,7 @@ struct ServiceNotifierTests {
     @Test func missingManagerSocketIsReportedWithItsPath() throws {
         let directory = try TemporaryDirectory()
         let notifier = try ServiceNotifier(environment: ["NOTIFY_SOCKET": directory.path("gone")])
-        #expect(throws: NotifyError.system(operation: "send to", socket: directory.path("gone"), errno: .noSuchFileOrDirectory)) {
+        #expect(throws: NotifyError.system(UnixSocketError(.send, path: directory.path("gone"), errno: .noSuchFileOrDirectory))) {
             try notifier.notify(.ready)
         }
     }

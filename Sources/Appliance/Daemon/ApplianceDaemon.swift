@@ -1,13 +1,15 @@
 import CareStorage
 import Foundation
 import GPIO
+import LinuxSystem
 import Sensor
 import ServiceSupport
 
-/// The appliance's working loop: one thread that waits for the button with a bounded timeout and,
-/// on every wake, reads the wall clock afresh, keeps the LED and the reminder chime in step with
-/// the day's care status, drives a guided measurement, serves control requests and pings the
-/// watchdog.
+/// The appliance's working loop: one thread that waits in one `poll(2)` on the button's edge
+/// events, the control socket, the stop and reload signals and an alarm set for the next thing
+/// due (a cue step, a reminder, the day's end, a store refresh, the watchdog), and on every wake
+/// reads the wall clock afresh, keeps the LED and the reminder chime in step with the day's care
+/// status, drives a guided measurement, serves control requests and pings the watchdog.
 ///
 /// Every dependency is injected (clocks, store, controls, sensor, measurements, output), so tests
 /// run whole days on manual clocks and the simulator.
@@ -28,6 +30,9 @@ public final class ApplianceDaemon {
         public var clockSynchronized: () -> Bool
         /// Whether a stop signal (SIGTERM, SIGINT, SIGQUIT) arrived.
         public var stopRequested: () -> Bool
+        /// Readable when a stop or reload signal is pending (the signal watcher's descriptor);
+        /// nil when nothing signals the loop.
+        public var signalDescriptor: CInt?
         /// Whether a reload (SIGHUP) was asked for since the last call.
         public var reloadRequested: () -> Bool
         /// Reads the configuration file again; nil when there is none to read (tests).
@@ -40,7 +45,7 @@ public final class ApplianceDaemon {
             store: CareStore, panel: ControlPanel?, monotonic: any GPIOClock, wallClock: any WallClock,
             sensor: any SensorProbe, measurements: any GuidedMeasurementStarter, output: any DaemonOutput,
             clockSynchronized: @escaping () -> Bool, stopRequested: @escaping () -> Bool,
-            reloadRequested: @escaping () -> Bool = { false },
+            reloadRequested: @escaping () -> Bool = { false }, signalDescriptor: CInt? = nil,
             loadConfiguration: (() throws -> ApplianceConfiguration)? = nil,
             requests: (any ControlRequestSource)? = nil, calibrations: (any GuidedCalibrationStarter)? = nil
         ) {
@@ -54,6 +59,7 @@ public final class ApplianceDaemon {
             self.clockSynchronized = clockSynchronized
             self.stopRequested = stopRequested
             self.reloadRequested = reloadRequested
+            self.signalDescriptor = signalDescriptor
             self.loadConfiguration = loadConfiguration
             self.requests = requests
             self.calibrations = calibrations
@@ -109,6 +115,8 @@ public final class ApplianceDaemon {
     var session: RunningSession?
     var calibration: RunningCalibration?
     var measurementsEnded = 0
+    /// How many times the loop's wait has returned: its wakeups.
+    public internal(set) var wakeCount = 0
     var lastStatus: String?
     /// The reminder instants of one local day (of the reminders' calendar), kept for the day.
     var reminderDay: (day: LocalDay, instants: [Date])?
@@ -165,7 +173,10 @@ public final class ApplianceDaemon {
     ///     The daemon keeps running without button, LED and buzzer (the store, reminders' status
     ///     and the control socket still work) rather than exit and be restarted in a loop: the
     ///     lines do not appear by retrying, and `systemctl status` shows which one is missing.
-    public func run(sensorProblem initialProblem: MPU6050Error?, panelProblem: String? = nil) {
+    /// - Throws: `Errno` when the loop's alarm cannot be created (out of descriptors); nothing
+    ///   has started then.
+    public func run(sensorProblem initialProblem: MPU6050Error?, panelProblem: String? = nil) throws(Errno) {
+        let alarm = try parts.monotonic.makeAlarm()
         sensorProblem = initialProblem
         self.panelProblem = panelProblem
         if let panelProblem {
@@ -188,18 +199,15 @@ public final class ApplianceDaemon {
                 log(.notice, "\(limit) measurement\(limit == 1 ? "" : "s") done; stopping as asked")
                 break
             }
-            let deadline = now + settings.timing.pollNanoseconds
-            guard let panel = parts.panel else {
-                parts.monotonic.sleep(untilNanoseconds: deadline)
-                continue
-            }
+            wait(untilNanoseconds: nextDeadline(at: parts.wallClock.now), alarm: alarm)
+            guard let panel = parts.panel else { continue }
             let events: [ButtonEvent]
             do {
-                events = try panel.waitForButton(untilNanoseconds: deadline)
+                events = try panel.service()
             } catch {
                 log(.error, "button or cue output failed: \(error)")
-                // Keep the loop's pace: a GPIO error must not turn into a busy loop.
-                parts.monotonic.sleep(untilNanoseconds: deadline)
+                // A broken line may poll readable for good: keep a pace instead of a busy loop.
+                parts.monotonic.sleep(untilNanoseconds: now + settings.timing.busyPollNanoseconds)
                 continue
             }
             for event in events {

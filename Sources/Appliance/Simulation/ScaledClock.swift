@@ -6,7 +6,8 @@ import Sensor
 /// the button, the cues, the simulated sensor and its sampling loop all keep this one time, so a
 /// session or a day passes in a fraction of the real time while staying in step.
 ///
-/// Sleeps end early when a signal arrives, so a stop signal is seen at once.
+/// A sleep that a signal handler interrupts ends early; the daemon's loop takes its signals from a
+/// signalfd, so no handler interrupts it.
 public final class ScaledClock: GPIOClock, MonotonicClock, @unchecked Sendable {
     /// Simulated seconds per real second.
     public let rate: Double
@@ -25,6 +26,10 @@ public final class ScaledClock: GPIOClock, MonotonicClock, @unchecked Sendable {
 
     public var now: Double {
         Double(nowNanoseconds) / 1e9
+    }
+
+    public func makeAlarm() throws(Errno) -> any ClockAlarm {
+        try MonotonicAlarm(clock: self, rate: rate)
     }
 
     public func sleep(untilNanoseconds deadline: UInt64) {

@@ -23,6 +23,15 @@ struct DaemonLauncher {
     let simulation: DaemonCommand.Simulation?
 
     func run(in context: CommandContext) throws {
+        // First, so that the threads started below inherit the blocked stop and reload signals
+        // and those stay pending for the loop's signal descriptor.
+        let signals: SignalWatcher
+        do {
+            signals = try SignalWatcher()
+        } catch {
+            throw CommandFailure("cannot install the signal handlers", why: "\(error)")
+        }
+        defer { signals.restore() }
         let logger = ServiceLogger()
         let notifier: ServiceNotifier
         do {
@@ -95,26 +104,24 @@ struct DaemonLauncher {
             wallClock = SystemWallClock()
         }
 
-        let signals: SignalWatcher
-        do {
-            signals = try SignalWatcher()
-        } catch {
-            try? panel?.shutDown()
-            throw CommandFailure("cannot install the signal handlers", why: "\(error)")
-        }
-        defer { signals.restore() }
         let daemon = ApplianceDaemon(
             parts: ApplianceDaemon.Parts(
                 store: careStore, panel: panel, monotonic: clocks.monotonic, wallClock: wallClock, sensor: probe,
                 measurements: procedures, output: output,
                 clockSynchronized: simulation == nil ? { ClockSynchronization.isSynchronized() } : { true },
                 stopRequested: { signals.isStopRequested }, reloadRequested: { signals.takeReloadRequest() },
+                signalDescriptor: signals.descriptor,
                 loadConfiguration: reloadConfiguration, requests: requests, calibrations: procedures),
             settings: ApplianceDaemon.Settings(
                 configuration: configuration,
                 watchdog: ServiceWatchdog(environment: context.environment, processID: getpid()),
                 exitAfterMeasurements: simulation?.exitAfter))
-        daemon.run(sensorProblem: sensorProblem, panelProblem: panelProblem)
+        do {
+            try daemon.run(sensorProblem: sensorProblem, panelProblem: panelProblem)
+        } catch {
+            try? panel?.shutDown()
+            throw CommandFailure("cannot start the daemon's loop", why: "\(error)")
+        }
     }
 
     /// The daemon's clocks: the host's, or one scaled simulated time for everything.

@@ -4,6 +4,7 @@ import CareStorage
 import Foundation
 import Fusion
 import GPIO
+import LinuxSystem
 import Sensor
 import ServiceSupport
 import Synchronization
@@ -105,27 +106,47 @@ final class ScriptedMeasurements: GuidedMeasurementStarter {
     }
 }
 
-/// Control requests queued by the test, replies recorded.
+/// Control requests queued by the test, replies recorded. Like the socket, it wakes the loop: an
+/// alarm of the daemon's clock becomes readable when the next request is due.
 final class QueuedRequests: ControlRequestSource {
     private var queue: [(at: Date, request: ControlRequest)] = []
     private(set) var replies: [(ControlRequest, ControlReply)] = []
     let wallClock: any WallClock
+    private let clock: any GPIOClock
+    private let alarm: any ClockAlarm
 
-    init(wallClock: any WallClock) {
+    init(wallClock: any WallClock, clock: any GPIOClock) throws {
         self.wallClock = wallClock
+        self.clock = clock
+        alarm = try clock.makeAlarm()
     }
 
     func send(_ request: ControlRequest, at date: Date) {
         queue.append((date, request))
+        rearm()
     }
+
+    var pollDescriptors: [PollDescriptor] { [PollDescriptor(alarm.descriptor, .readable)] }
+    var nanosecondsUntilDeadline: UInt64? { nil }
 
     func takeRequests() -> [PendingControlRequest] {
         let now = wallClock.now
         let due = queue.filter { $0.at <= now }
         queue.removeAll { $0.at <= now }
+        rearm()
         return due.map { item in
             PendingControlRequest(request: item.request) { [self] reply in replies.append((item.request, reply)) }
         }
+    }
+
+    /// Sets the alarm to the next request's time on the daemon's clock.
+    private func rearm() {
+        guard let next = queue.map(\.at).min() else {
+            try? alarm.clear()
+            return
+        }
+        let seconds = max(0, next.timeIntervalSince(wallClock.now))
+        try? alarm.set(atNanoseconds: clock.nowNanoseconds + UInt64((seconds * 1e9).rounded(.up)))
     }
 }
 
@@ -144,7 +165,7 @@ final class DaemonHarness {
     let requests: QueuedRequests
     var configuration = ApplianceConfiguration()
     var timing = DaemonTiming(
-        pollNanoseconds: 5_000_000_000, storeRefreshNanoseconds: 600_000_000_000,
+        busyPollNanoseconds: 5_000_000_000, storeRefreshNanoseconds: 600_000_000_000,
         sensorRetryNanoseconds: 10_000_000_000, faultCueNanoseconds: 15_000_000_000)
     var synchronized = true
     var watchdog: ServiceWatchdog?
@@ -177,7 +198,7 @@ final class DaemonHarness {
         wallClock = SimulatedWallClock(start: self.start, monotonic: clock)
         sensor = FakeSensorProbe(problem: sensorProblem)
         measurements = ScriptedMeasurements(clock: clock, scripts: scripts)
-        requests = QueuedRequests(wallClock: wallClock)
+        requests = try QueuedRequests(wallClock: wallClock, clock: clock)
         let startWall = self.start
         let clock = clock
         let buzzerOnTimes = buzzerOnTimes
@@ -207,8 +228,15 @@ final class DaemonHarness {
             now: date)
     }
 
-    /// Runs the daemon until the wall clock reaches `end` or `stopWhen` holds (as a stop signal).
+    /// How many times the daemon's loop woke in the last ``run(until:stopWhen:)``.
+    private(set) var wakeCount = 0
+
+    /// Runs the daemon until the wall clock reaches `end` or `stopWhen` holds (as a stop signal,
+    /// which an alarm at `end` delivers like the signal descriptor does; `stopWhen` is looked at
+    /// on every wake).
     func run(until end: Date, stopWhen: @escaping (Date) -> Bool = { _ in false }) throws {
+        let stopAlarm = try clock.makeAlarm()
+        try stopAlarm.set(atNanoseconds: clock.nowNanoseconds + UInt64((max(0, end.timeIntervalSince(wallClock.now)) * 1e9).rounded(.up)))
         var lines = configuration.gpio
         lines.chip = .path(chip.info.path)
         let panel = try ControlPanel(
@@ -225,12 +253,13 @@ final class DaemonHarness {
                     onTurn(now)
                     return now >= end || stopWhen(now)
                 },
-                requests: requests, calibrations: calibrations),
+                signalDescriptor: stopAlarm.descriptor, requests: requests, calibrations: calibrations),
             settings: ApplianceDaemon.Settings(
                 configuration: configuration, timing: timing, watchdog: watchdog, exitAfterMeasurements: exitAfter))
         var problem: MPU6050Error?
         do { try sensor.check() } catch { problem = error }
-        daemon.run(sensorProblem: problem)
+        try daemon.run(sensorProblem: problem)
+        wakeCount = daemon.wakeCount
     }
 
     /// Wall times at which a chime began: rising buzzer edges more than 1 s after the previous.

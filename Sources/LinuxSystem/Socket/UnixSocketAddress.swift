@@ -11,16 +11,16 @@ import Musl
 /// plus the name's length, never `sizeof(sockaddr_un)`: an abstract name is every byte up to the
 /// length, so a padded length names a different socket (systemd's own example once had this bug,
 /// which only shows with abstract sockets).
-struct UnixSocketAddress: Equatable, Sendable {
+public struct UnixSocketAddress: Equatable, Sendable {
     /// The bytes of `sun_path`, without a trailing NUL for a path; starting with NUL when abstract.
-    let pathBytes: [UInt8]
+    public let pathBytes: [UInt8]
 
     /// The longest name `sun_path` holds: 108 bytes on Linux, one kept for a path's trailing NUL.
-    static let capacity = MemoryLayout.size(ofValue: sockaddr_un().sun_path)
+    public static let capacity = MemoryLayout.size(ofValue: sockaddr_un().sun_path)
 
     /// An address for a file system path.
     /// - Returns: nil when the path is empty, contains NUL or does not fit `sun_path`.
-    init?(path: String) {
+    public init?(path: String) {
         let bytes = Array(path.utf8)
         guard !bytes.isEmpty, !bytes.contains(0), bytes.count < Self.capacity else { return nil }
         pathBytes = bytes
@@ -28,16 +28,16 @@ struct UnixSocketAddress: Equatable, Sendable {
 
     /// An address in the abstract namespace; `name` is what follows the leading NUL.
     /// - Returns: nil when the name does not fit `sun_path`.
-    init?(abstractName name: [UInt8]) {
+    public init?(abstractName name: [UInt8]) {
         guard name.count + 1 <= Self.capacity else { return nil }
         pathBytes = [0] + name
     }
 
     /// True for an abstract name.
-    var isAbstract: Bool { pathBytes.first == 0 }
+    public var isAbstract: Bool { pathBytes.first == 0 }
 
     /// Calls `body` with the address as a `sockaddr` and its exact length.
-    func withSockaddr<T>(_ body: (UnsafePointer<sockaddr>, socklen_t) -> T) -> T {
+    public func withSockaddr<T>(_ body: (UnsafePointer<sockaddr>, socklen_t) -> T) -> T {
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         withUnsafeMutableBytes(of: &address.sun_path) { raw in
