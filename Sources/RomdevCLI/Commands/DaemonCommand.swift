@@ -29,6 +29,9 @@ struct DaemonCommand: CommandAction, Equatable {
     static let timeScale = Option.value(
         "time-scale", valueName: "factor",
         help: "Simulation only: run simulated time this many times faster than real time (1 to 1000).", defaultValue: "1")
+    static let boardGPIO = Option.flag(
+        "board-gpio",
+        help: "Simulation only: the simulated sensor with the configuration's button, LED and buzzer on the board's GPIO chips, in real time.")
 
     static let command = Command(
         name: "daemon", abstract: "Run the appliance: reminders, the button and guided measurements.",
@@ -65,7 +68,7 @@ struct DaemonCommand: CommandAction, Equatable {
                     file, the line and the key.
             """,
         options: [config, printConfig, checkConfig] + StoreOptions.options
-            + [simulate, seed, pressAt, startAt, exitAfter, timeScale],
+            + [simulate, seed, pressAt, startAt, exitAfter, timeScale, boardGPIO],
         make: { try DaemonCommand($0) })
 
     /// What `--simulate` and its options ask for.
@@ -77,6 +80,8 @@ struct DaemonCommand: CommandAction, Equatable {
         var startAt: DateArgument?
         var exitAfter: Int?
         var timeScale: Double
+        /// The board's GPIO lines instead of the simulated chip (presses come from the button).
+        var boardGPIO = false
     }
 
     enum Mode: Equatable {
@@ -119,10 +124,18 @@ struct DaemonCommand: CommandAction, Equatable {
     private static func simulation(_ values: ParsedValues) throws -> Simulation? {
         let simulationOnly = [seed, pressAt, startAt, exitAfter, timeScale]
         guard values.isSet(simulate) else {
-            if let given = simulationOnly.first(where: { !values.strings($0).isEmpty }) {
+            if let given = simulationOnly.first(where: { !values.strings($0).isEmpty })
+                ?? (values.isSet(boardGPIO) ? boardGPIO : nil)
+            {
                 throw UsageError("The option '\(given.longName)' only applies with '--simulate'")
             }
             return nil
+        }
+        let boardGPIO = values.isSet(Self.boardGPIO)
+        // The board's button gives kernel timestamps on the host's monotonic clock: no scripted
+        // presses, no scaled time.
+        if boardGPIO, let given = [pressAt, timeScale].first(where: { !values.strings($0).isEmpty }) {
+            throw UsageError("The option '\(given.longName)' does not apply with '--board-gpio'")
         }
         return Simulation(
             scenario: values.strings(simulate).last ?? "knee-extension",
@@ -132,7 +145,8 @@ struct DaemonCommand: CommandAction, Equatable {
             exitAfter: try values.value(exitAfter) { text -> Int? in Int(text).flatMap { $0 >= 1 ? $0 : nil } },
             timeScale: try values.value(timeScale) { text -> Double? in
                 NumberArgument.decimal(text).flatMap { (1...1000).contains($0) ? $0 : nil }
-            } ?? 1)
+            } ?? 1,
+            boardGPIO: boardGPIO)
     }
 
     func run(in context: CommandContext) throws {

@@ -132,7 +132,8 @@ struct DaemonLauncher {
         init(simulation: DaemonCommand.Simulation?) {
             if let simulation {
                 let scaled = ScaledClock(rate: simulation.timeScale)
-                monotonic = scaled
+                // The board's button events carry CLOCK_MONOTONIC timestamps; time is not scaled then.
+                monotonic = simulation.boardGPIO ? SystemGPIOClock() : scaled
                 sensor = scaled
             } else {
                 monotonic = SystemGPIOClock()
@@ -159,14 +160,14 @@ struct DaemonLauncher {
         }
     }
 
-    /// Requests the lines on the board's chips, or on a simulated chip whose output changes are
-    /// logged. Lines that cannot be requested give no panel and the reason, with what to check:
+    /// Requests the lines on the board's chips (also with `--board-gpio`), or on a simulated chip
+    /// whose output changes are logged. Lines that cannot be requested give no panel and the reason, with what to check:
     /// the daemon runs on without them.
     func controlPanel(clock: any GPIOClock, logger: ServiceLogger) -> (panel: ControlPanel?, problem: String?, chip: SimulatedGPIO?) {
         var lines = configuration.gpio
         let locator: GPIOLineLocator
         var chip: SimulatedGPIO?
-        if let simulation {
+        if let simulation, !simulation.boardGPIO {
             let names = Self.lineNames(lines)
             let simulated = SimulatedGPIO(clock: clock, presses: simulation.presses ?? []) { change in
                 let name = change.line.name.flatMap { names[$0] } ?? change.line.description

@@ -184,5 +184,11 @@ import Musl
         #expect(result.stderr.hasPrefix("Error: The option '--press-at' only applies with '--simulate'"))
         #expect(try RomdevProcess.run(["daemon", "--simulate", "--time-scale", "0"]).status == 64)
         #expect(try RomdevProcess.run(["daemon", "--simulate", "--press-at", "soon"]).status == 64)
+        let boardOnly = try RomdevProcess.run(["daemon", "--board-gpio"])
+        #expect(boardOnly.status == 64)
+        #expect(boardOnly.stderr.hasPrefix("Error: The option '--board-gpio' only applies with '--simulate'"))
+        let scripted = try RomdevProcess.run(["daemon", "--simulate", "--board-gpio", "--press-at", "2s"])
+        #expect(scripted.status == 64)
+        #expect(scripted.stderr.hasPrefix("Error: The option '--press-at' does not apply with '--board-gpio'"))
     }
 }
