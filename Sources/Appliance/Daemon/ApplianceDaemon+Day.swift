@@ -22,7 +22,7 @@ extension ApplianceDaemon {
             storeProblem = nil
         } catch {
             if storeProblem == nil { log(.error, "cannot read the care store \(parts.store.path): \(error)") }
-            storeProblem = "\(error)"
+            storeProblem = error
             return
         }
         if trust != previousTrust || (!trustKnown && !trust.isTrusted) {

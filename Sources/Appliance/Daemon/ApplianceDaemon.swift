@@ -95,7 +95,7 @@ public final class ApplianceDaemon {
 
     // Loop state.
     var dayStatus: CareDayStatus = .noCarePlan
-    var storeProblem: String?
+    var storeProblem: CareStoreError?
     var trust: ClockTrust = .trusted
     /// Whether `trust` was evaluated yet (the first untrusted finding is logged too).
     var trustKnown = false
@@ -106,7 +106,7 @@ public final class ApplianceDaemon {
     /// Why the sensor did not answer its last probe, or fails: it is probed again before use.
     var sensorProblem: MPU6050Error?
     /// Why there is no panel (the GPIO lines could not be requested), for the status line.
-    var panelProblem: String?
+    var panelProblem: GPIOError?
     var lastSensorProbe: UInt64 = 0
     var lastWatchdogPing: UInt64?
     var shownPattern: LEDPattern?
@@ -175,12 +175,14 @@ public final class ApplianceDaemon {
     ///     lines do not appear by retrying, and `systemctl status` shows which one is missing.
     /// - Throws: `Errno` when the loop's alarm cannot be created (out of descriptors); nothing
     ///   has started then.
-    public func run(sensorProblem initialProblem: MPU6050Error?, panelProblem: String? = nil) throws(Errno) {
+    public func run(sensorProblem initialProblem: MPU6050Error?, panelProblem: GPIOError? = nil) throws(Errno) {
         let alarm = try parts.monotonic.makeAlarm()
         sensorProblem = initialProblem
         self.panelProblem = panelProblem
         if let panelProblem {
-            log(.error, "no button, LED or buzzer: \(panelProblem); running without them until restarted")
+            log(.error, "no button, LED or buzzer: \(panelProblem); check the button, led and buzzer keys of the "
+                + "configuration, that the romdev user is in group gpio, and that no other program holds the lines "
+                + "(gpioinfo); running without them until restarted")
         }
         lastSensorProbe = now
         if let initialProblem {

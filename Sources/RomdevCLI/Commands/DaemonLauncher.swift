@@ -163,7 +163,7 @@ struct DaemonLauncher {
     /// Requests the lines on the board's chips (also with `--board-gpio`), or on a simulated chip
     /// whose output changes are logged. Lines that cannot be requested give no panel and the reason, with what to check:
     /// the daemon runs on without them.
-    func controlPanel(clock: any GPIOClock, logger: ServiceLogger) -> (panel: ControlPanel?, problem: String?, chip: SimulatedGPIO?) {
+    func controlPanel(clock: any GPIOClock, logger: ServiceLogger) -> (panel: ControlPanel?, problem: GPIOError?, chip: SimulatedGPIO?) {
         var lines = configuration.gpio
         let locator: GPIOLineLocator
         var chip: SimulatedGPIO?
@@ -179,11 +179,10 @@ struct DaemonLauncher {
         } else {
             locator = GPIOLineLocator()
         }
-        do {
+        do throws(GPIOError) {
             return (try ControlPanel(configuration: lines, locator: locator, clock: clock), nil, chip)
         } catch {
-            return (nil, "\(error); check the button, led and buzzer keys of the configuration, that the romdev user"
-                + " is in group gpio, and that no other program holds the lines (gpioinfo)", chip)
+            return (nil, error, chip)
         }
     }
 
