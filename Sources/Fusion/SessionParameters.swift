@@ -29,6 +29,14 @@ public struct SessionParameters: Hashable, Sendable, Codable {
     /// turns the shank by more and leaves the start or finish uncertain.
     public var maximumStillWander: Double = 0.75
 
+    /// Largest steady turn (°/s) of the inclination within one still phase before the result is
+    /// flagged unsteady. A thigh that slides or sways while the knee is held turns the shank below
+    /// the rest detector's 2 °/s, and the knee angles, which take the thigh as still, then carry its
+    /// turn. At 0.05 °/s a session of 10–20 s moves the shank by 0.5–1°, the size of the calibrated
+    /// range's error budget; the accelerometer's offsets drift with the die's warming at under a
+    /// twentieth of that (under 1 mg/°C, the die warming by under 0.05 °C/s).
+    public var maximumStillTurnRate: Double = 0.05
+
     /// Seconds after the first sample at which the session ends regardless. ResearchKit's step has
     /// no limit; a headless device must not wait forever for a patient who walked away.
     public var timeout: Double = 60

@@ -154,6 +154,24 @@ struct MeasurementSessionTests {
         #expect(result.flags.contains(.unsteady))
     }
 
+    @Test func aThighSwayTooSlowToWanderIsFlaggedByItsSteadyTurn() throws {
+        // ±0.4° over 20 s: at most 0.13 °/s, so a still phase of 4 s turns by under 0.75°; the
+        // accelerometer's line through each phase still shows the turn, far outside its noise.
+        var motion = KneeMotion.kneeExtension(peak: 70, still: 4, hold: 2)
+        motion.sway = (0.4, 20)
+        let session = measure(imu(motion).samples(until: motion.duration + 3))
+        let result = try #require(session.result())
+        #expect(session.phase == .finished(.returned))
+        #expect(result.flags == .unsteady)
+    }
+
+    @Test(arguments: [UInt64(1), 2, 3, 4, 5, 6])
+    func aStillThighsNoiseIsNoSteadyTurn(seed: UInt64) throws {
+        let imu = imu(.kneeExtension(peak: 70, still: 4, hold: 2), seed: seed)
+        let session = measure(imu.samples(until: imu.motion.duration + 3))
+        #expect(try #require(session.result()).flags.isEmpty)
+    }
+
     @Test func anExplicitStopAtThePeakKeepsThePeak() throws {
         let imu = imu(.kneeExtension(peak: 75))
         var session = MeasurementSession()
