@@ -44,6 +44,8 @@ public struct OrientationFilter: Sendable {
     private var noise: BiasNoise?
     /// Seconds since the inclination correction and the bias estimate were last updated.
     private var pendingTime = 0.0
+    /// The last sample's angle increment (radians, sensor frame), for the coning correction.
+    private var previousTurn = Vector3.zero
     private var previousTime: Double?
 
     /// - Parameters:
@@ -111,9 +113,15 @@ public struct OrientationFilter: Sendable {
             LowPassCoefficients(timeConstant: parameters.accelerometerTimeConstant, interval: interval)
         }
         let turn = (rotationRate - gyroBias) * (interval * Double.pi / 180)
+        // A gyro sample is the mean rate over the interval it ends, so `turn` is the interval's
+        // angle increment. When the axis of rotation moves, successive increments do not commute,
+        // and a rate that changes linearly across two intervals turns the sensor by the increment
+        // plus (previous × current) / 12: the two-sample coning correction of strapdown inertial
+        // navigation. Over a fast three-dimensional movement it is what the increment alone misses.
         // Renormalised with the bias estimate: a product of unit quaternions drifts from unit length
         // only by rounding, 1e-16 a sample.
-        gyroOrientation = gyroOrientation * Quaternion(rotationVector: turn)
+        gyroOrientation = gyroOrientation * Quaternion(rotationVector: turn + previousTurn.cross(turn) * (1.0 / 12))
+        previousTurn = turn
 
         let inertial: Vector3
         if isAtRest && isBiasKnown {
