@@ -32,10 +32,11 @@ public struct SessionParameters: Hashable, Sendable, Codable {
     /// Largest steady turn (°/s) of the inclination within one still phase before the result is
     /// flagged unsteady. A thigh that slides or sways while the knee is held turns the shank below
     /// the rest detector's 2 °/s, and the knee angles, which take the thigh as still, then carry its
-    /// turn. At 0.05 °/s a session of 10–20 s moves the shank by 0.5–1°, the size of the calibrated
-    /// range's error budget; the accelerometer's offsets drift with the die's warming at under a
-    /// twentieth of that (under 1 mg/°C, the die warming by under 0.05 °C/s).
-    public var maximumStillTurnRate: Double = 0.05
+    /// turn. At 0.3 °/s a session of about 10 s moves the shank by 3°, the standard error of the
+    /// goniometer this device stands in for, and a still phase of 2.5 s by the 0.75° that
+    /// ``maximumStillWander`` allows; a patient sitting almost still (the thigh swaying ±0.3° over
+    /// 8 s, at most 0.24 °/s) stays below it.
+    public var maximumStillTurnRate: Double = 0.3
 
     /// Seconds after the first sample at which the session ends regardless. ResearchKit's step has
     /// no limit; a headless device must not wait forever for a patient who walked away.

@@ -154,11 +154,10 @@ struct MeasurementSessionTests {
         #expect(result.flags.contains(.unsteady))
     }
 
-    @Test func aThighSwayTooSlowToWanderIsFlaggedByItsSteadyTurn() throws {
-        // ±0.4° over 20 s: at most 0.13 °/s, so a still phase of 4 s turns by under 0.75°; the
-        // accelerometer's line through each phase still shows the turn, far outside its noise.
-        var motion = KneeMotion.kneeExtension(peak: 70, still: 4, hold: 2)
-        motion.sway = (0.4, 20)
+    @Test func aThighTurnTooSmallToWanderIsFlaggedByItsSteadyTurn() throws {
+        // While the knee is held at 70°, the thigh lifts it by 0.5° in 1.5 s: under 0.75° within
+        // the still phase, but a steady 0.4 °/s through its interior, far outside the noise.
+        let motion = KneeMotion(keyframes: [(2.5, 0), (4, 70), (5.5, 70.5), (7, 0), (9.5, 0)])
         let session = measure(imu(motion).samples(until: motion.duration + 3))
         let result = try #require(session.result())
         #expect(session.phase == .finished(.returned))
