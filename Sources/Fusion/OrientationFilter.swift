@@ -137,7 +137,11 @@ public struct OrientationFilter: Sendable {
         // vertical seen from the sensor is that acceleration turned back by the gyro's orientation:
         // no correction needs to be made per sample for it. The correction itself is made with the
         // bias estimate, which needs it as a rotation.
-        guard let up = gyroOrientation.inverseRotate(inertial).normalized else { return }
+        guard let up = gyroOrientation.inverseRotate(inertial).normalized else {
+            // No direction to turn onto (a free fall's zero): the gyro alone carries the vertical.
+            gravity = orientation.verticalInSensorFrame
+            return
+        }
         gravity = up
         isInitialised = true
         pendingTime += interval
