@@ -267,7 +267,8 @@ public struct MeasurementSession: Sendable {
         if result.range < parameters.motionThreshold {
             result.flags.insert(.noMovement)
         }
-        if angles.largestStillWander > parameters.maximumStillWander {
+        if angles.largestStillWander > parameters.maximumStillWander
+            || angles.largestStillTurnRate > parameters.maximumStillTurnRate {
             result.flags.insert(.unsteady)
         }
         // Only a real motion shows whether it was about one hinge; a still leg's noise has no axis.

@@ -84,6 +84,14 @@ public struct Quaternion: Hashable, Sendable {
         return v + t * w + u.cross(t)
     }
 
+    /// `v` rotated by the inverse rotation: `q* v q`.
+    @inlinable
+    public func inverseRotate(_ v: Vector3) -> Vector3 {
+        let u = Vector3(x, y, z)
+        let t = u.cross(v) * 2
+        return v - t * w + u.cross(t)
+    }
+
     /// The rotation matrix: its rows are the reference frame's axes seen from the sensor frame.
     @inlinable
     public var matrix: Matrix3 {

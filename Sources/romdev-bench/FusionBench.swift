@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Fusion
 import FusionAccuracy
 import Sampling
@@ -82,49 +85,70 @@ enum FusionBench {
         var description: String { "seed \(seed): \(error)" }
     }
 
-    /// Nanoseconds per sample of the filter alone and of the whole session, over a long recording
-    /// replayed many times (release build).
+    /// Nanoseconds per sample of the filter alone, of the plain complementary filter and of the whole
+    /// session, over a long recording replayed many times (release build).
+    ///
+    /// Each figure is the thread's CPU time, not the wall clock: on a shared machine the wall clock
+    /// also counts the time other processes hold the core. The three run in turn in each of
+    /// `rounds` rounds, so that a busy spell weighs on all of them; the median round is printed with
+    /// the fastest and slowest, so that the spread shows how far one figure can be trusted.
     static func cost() {
-        guard let outcome = try? longRecording() else {
+        guard let samples = try? longRecording() else {
             print("   cost: simulation failed")
             return
         }
-        let samples = outcome
-        let repetitions = 20
-        let clock = ContinuousClock()
+        let repetitions = 20, rounds = 15
         var sink = 0.0
-        // Best of five rounds: the figure is the code's cost, not the other processes' load.
-        func best(_ body: () -> Void) -> Duration { (0..<5).map { _ in clock.measure(body) }.min()! }
-        let filterTime = best {
-            for _ in 0..<repetitions {
-                var filter = OrientationFilter()
-                for sample in samples { filter.update(sample) }
-                sink += filter.gravity.x
-            }
-        }
-        let complementaryTime = best {
-            for _ in 0..<repetitions {
-                var filter = PlainComplementaryFilter()
-                for sample in samples { filter.update(sample) }
-                sink += filter.gravity.x
-            }
-        }
-        let sessionTime = best {
-            for _ in 0..<repetitions {
-                var parameters = SessionParameters()
-                parameters.timeout = .infinity
-                var session = MeasurementSession(parameters: parameters)
-                for sample in samples { session.update(sample) }
-                session.stop()
-                sink += session.result()?.range ?? 0
-            }
-        }
         let count = Double(samples.count * repetitions)
-        print("== fusion: cost per sample (\(samples.count) samples × \(repetitions), best of 5)")
-        print("   OrientationFilter.update   \(f(nanoseconds(filterTime) / count)) ns   (target ≤ 100 ns)")
-        print("   plain complementary filter \(f(nanoseconds(complementaryTime) / count)) ns   (reference: gyro plus a fixed pull to the accelerometer, τ = 2 s)")
-        print("   MeasurementSession.update  \(f(nanoseconds(sessionTime) / count)) ns   (incl. result at the end)")
+        func perSample(_ body: () -> Void) -> Double {
+            let start = threadCPUNanoseconds()
+            body()
+            return (threadCPUNanoseconds() - start) / count
+        }
+        var filterTimes: [Double] = [], complementaryTimes: [Double] = [], sessionTimes: [Double] = []
+        for _ in 0..<rounds {
+            filterTimes.append(perSample {
+                for _ in 0..<repetitions {
+                    var filter = OrientationFilter()
+                    for sample in samples { filter.update(sample) }
+                    sink += filter.gravity.x
+                }
+            })
+            complementaryTimes.append(perSample {
+                for _ in 0..<repetitions {
+                    var filter = PlainComplementaryFilter()
+                    for sample in samples { filter.update(sample) }
+                    sink += filter.gravity.x
+                }
+            })
+            sessionTimes.append(perSample {
+                for _ in 0..<repetitions {
+                    var parameters = SessionParameters()
+                    parameters.timeout = .infinity
+                    var session = MeasurementSession(parameters: parameters)
+                    for sample in samples { session.update(sample) }
+                    session.stop()
+                    sink += session.result()?.range ?? 0
+                }
+            })
+        }
+        func spread(_ times: [Double]) -> String {
+            let sorted = times.sorted()
+            return "\(f(sorted[sorted.count / 2])) ns  (\(f(sorted[0]))…\(f(sorted[sorted.count - 1])))"
+        }
+        print("== fusion: cost per sample, thread CPU time (\(samples.count) samples × \(repetitions), "
+              + "median of \(rounds) rounds (fastest…slowest))")
+        print("   OrientationFilter.update   \(spread(filterTimes))   (target ≤ 100 ns)")
+        print("   plain complementary filter \(spread(complementaryTimes))   (reference: gyro plus a fixed pull to the accelerometer, τ = 2 s)")
+        print("   MeasurementSession.update  \(spread(sessionTimes))   (incl. result at the end)")
         if sink.isNaN { print("") }
+    }
+
+    /// CPU time of the calling thread, nanoseconds.
+    private static func threadCPUNanoseconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return Double(time.tv_sec) * 1e9 + Double(time.tv_nsec)
     }
 
     /// A 60 s simulated session at 200 Hz (five repetitions of the extension).
@@ -134,10 +158,6 @@ enum FusionBench {
             motion: MotionModel(movement: .kneeExtension(movement)), errors: .noiseOnly, seed: 1)
         let recording = try scenario.record(seconds: 60)
         return recording.samples.map(InertialSample.init)
-    }
-
-    private static func nanoseconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) * 1e9 + Double(duration.components.attoseconds) * 1e-9
     }
 
     private static func f(_ value: Double) -> String {

@@ -154,6 +154,23 @@ struct MeasurementSessionTests {
         #expect(result.flags.contains(.unsteady))
     }
 
+    @Test func aThighTurnTooSmallToWanderIsFlaggedByItsSteadyTurn() throws {
+        // While the knee is held at 70°, the thigh lifts it by 0.5° in 1.5 s: under 0.75° within
+        // the still phase, but a steady 0.4 °/s through its interior, far outside the noise.
+        let motion = KneeMotion(keyframes: [(2.5, 0), (4, 70), (5.5, 70.5), (7, 0), (9.5, 0)])
+        let session = measure(imu(motion).samples(until: motion.duration + 3))
+        let result = try #require(session.result())
+        #expect(session.phase == .finished(.returned))
+        #expect(result.flags == .unsteady)
+    }
+
+    @Test(arguments: [UInt64(1), 2, 3, 4, 5, 6])
+    func aStillThighsNoiseIsNoSteadyTurn(seed: UInt64) throws {
+        let imu = imu(.kneeExtension(peak: 70, still: 4, hold: 2), seed: seed)
+        let session = measure(imu.samples(until: imu.motion.duration + 3))
+        #expect(try #require(session.result()).flags.isEmpty)
+    }
+
     @Test func anExplicitStopAtThePeakKeepsThePeak() throws {
         let imu = imu(.kneeExtension(peak: 75))
         var session = MeasurementSession()
