@@ -55,7 +55,7 @@ DEB_VERSION := $(ROMDEV_VERSION)-$(DEB_REVISION)
 HOST_DISTRIBUTION := $(shell . /etc/os-release && echo $$VERSION_CODENAME)
 DEB_MAINTAINER ?= $(shell git config user.name) <$(shell git config user.email)>
 
-.PHONY: all deps apt-install build test test-kernel test-system check-debian-swift demo report-demo bench bench-broad release install uninstall deb deb-arm64 check-deb-arm64 lint-deb clean
+.PHONY: all deps apt-install build test format test-kernel test-system check-debian-swift demo report-demo bench bench-broad release install uninstall deb deb-arm64 check-deb-arm64 lint-deb clean
 
 all: build
 
@@ -79,11 +79,17 @@ apt-install:
 build: deps
 	$(SWIFT) build
 
-## test: every test, from a clean clone
+## test: the code's format, then every test, from a clean clone
 test: deps
 	@$(MAKE) --no-print-directory apt-install PACKAGES="$(TEST_APT_PACKAGES)"
+	$(SWIFT) format lint --strict --recursive $(FORMATTED)
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+## format: formats the code as .swift-format says, in place (make test checks it)
+FORMATTED := Package.swift Sources Tests
+format:
+	$(SWIFT) format --in-place --recursive $(FORMATTED)
 
 ## test-kernel: the KernelTests against Linux's own i2c-dev, i2c-stub and gpio-sim, in a QEMU guest
 ## booting Debian's kernel with this machine's root read-only (x86_64 Debian; the guest is built once)

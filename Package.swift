@@ -20,7 +20,7 @@ import PackageDescription
 let package = Package(
     name: "romdev",
     products: [
-        .executable(name: "romdev", targets: ["romdev"]),
+        .executable(name: "romdev", targets: ["romdev"])
     ],
     targets: [
         .systemLibrary(
@@ -46,10 +46,15 @@ let package = Package(
         .target(name: "ServiceSupport", dependencies: ["LinuxSystem"]),
         .target(
             name: "Appliance",
-            dependencies: ["Care", "CareStorage", "Fusion", "Sampling", "GPIO", "Sensor", "ServiceSupport", "LinuxSystem"]),
+            dependencies: [
+                "Care", "CareStorage", "Fusion", "Sampling", "GPIO", "Sensor", "ServiceSupport", "LinuxSystem",
+            ]),
         .target(
             name: "RomdevCLI",
-            dependencies: ["Care", "CareStorage", "Sensor", "Fusion", "Sampling", "GPIO", "LinuxSystem", "Appliance", "ServiceSupport"]),
+            dependencies: [
+                "Care", "CareStorage", "Sensor", "Fusion", "Sampling", "GPIO", "LinuxSystem", "Appliance",
+                "ServiceSupport",
+            ]),
         .executableTarget(name: "romdev", dependencies: ["RomdevCLI"]),
         .executableTarget(name: "care-store-stress", dependencies: ["CareStorage"]),
         // `make report-demo`'s flagged result, stored as the appliance stores one.
@@ -74,12 +79,14 @@ let package = Package(
         .testTarget(
             name: "ApplianceTests",
             dependencies: [
-                "Appliance", "Care", "CareStorage", "Fusion", "Sampling", "GPIO", "Sensor", "ServiceSupport", "TestSupport",
+                "Appliance", "Care", "CareStorage", "Fusion", "Sampling", "GPIO", "Sensor", "ServiceSupport",
+                "TestSupport",
             ]),
         // Runs against the Linux kernel's i2c-stub and gpio-sim in a QEMU guest (make test-kernel);
         // skips everywhere else.
         .testTarget(
-            name: "KernelTests", dependencies: ["Sensor", "GPIO", "LinuxSystem", "romdev", "TestSupport"], exclude: ["Guest"]),
+            name: "KernelTests", dependencies: ["Sensor", "GPIO", "LinuxSystem", "romdev", "TestSupport"],
+            exclude: ["Guest"]),
         .testTarget(
             name: "RomdevCLITests",
             dependencies: [

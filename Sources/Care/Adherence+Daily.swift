@@ -80,7 +80,8 @@ extension Adherence {
             days.append(day)
             // Step from noon so a day without midnight (DST at 00:00) cannot trap the loop.
             guard let noon = calendar.date(byAdding: .hour, value: 12, to: day),
-                  let next = calendar.date(byAdding: .day, value: 1, to: noon) else { break }
+                let next = calendar.date(byAdding: .day, value: 1, to: noon)
+            else { break }
             day = calendar.startOfDayQuickly(for: next)
         }
         return days

@@ -46,7 +46,8 @@ public struct TaskVersionChain: Hashable, Sendable {
             let version = versions[index]
             let next = index + 1 < versions.count ? versions[index + 1] : nil
             if !version.isDeleted, version.effectiveDate < interval.end,
-               next.map({ $0.effectiveDate >= interval.end }) ?? true {
+                next.map({ $0.effectiveDate >= interval.end }) ?? true
+            {
                 return version
             }
         }
@@ -83,7 +84,7 @@ public struct TaskVersionChain: Hashable, Sendable {
         from start: Date, to end: Date, outcomes outcomeByEvent: OutcomesByEvent, calendar: Calendar
     ) -> [Event] {
         guard start < end, let applying = version(for: DateInterval(start: start, end: end)),
-              let applyingIndex = versions.firstIndex(where: { $0.uuid == applying.uuid })
+            let applyingIndex = versions.firstIndex(where: { $0.uuid == applying.uuid })
         else { return [] }
         let byDescendingEffectiveDate = versions[...applyingIndex].reversed().enumerated()
             .sorted { ($1.element.effectiveDate, $0.offset) < ($0.element.effectiveDate, $1.offset) }
@@ -93,10 +94,12 @@ public struct TaskVersionChain: Hashable, Sendable {
         for version in byDescendingEffectiveDate {
             let versionStart = max(version.effectiveDate, start)
             if versionStart < currentEnd {
-                eventsPerVersion.append(version.schedule.events(from: versionStart, to: currentEnd, calendar: calendar).map {
-                    Event(task: version, scheduleEvent: $0,
-                          outcome: outcomeByEvent.outcome(taskUUID: version.uuid, occurrence: $0.occurrence))
-                })
+                eventsPerVersion.append(
+                    version.schedule.events(from: versionStart, to: currentEnd, calendar: calendar).map {
+                        Event(
+                            task: version, scheduleEvent: $0,
+                            outcome: outcomeByEvent.outcome(taskUUID: version.uuid, occurrence: $0.occurrence))
+                    })
             }
             currentEnd = min(currentEnd, version.effectiveDate)
         }

@@ -65,7 +65,9 @@ extension CareStore {
     /// on `task`, and says where it will go.
     /// - Throws: ``MeasurementRecordingError``: no care plan, onboarding not done, nothing due
     ///   that day, or already recorded.
-    public func measurementTarget(_ task: MeasurementTask, at now: Date) throws(MeasurementRecordingError) -> MeasurementTarget {
+    public func measurementTarget(_ task: MeasurementTask, at now: Date) throws(MeasurementRecordingError)
+        -> MeasurementTarget
+    {
         let day = calendar.dayInterval(containing: now)
         let settings: CarePlanSettings?
         do {
@@ -97,7 +99,8 @@ extension CareStore {
         if event == nil {
             let task: CareTask
             do {
-                task = try RecoverCarePlan.unscheduledRangeOfMotionTask(start: target.day.start, createdDate: now, calendar: calendar)
+                task = try RecoverCarePlan.unscheduledRangeOfMotionTask(
+                    start: target.day.start, createdDate: now, calendar: calendar)
             } catch {
                 throw .store(.schedule(error))
             }
@@ -111,7 +114,9 @@ extension CareStore {
             event = try openEvent(of: target.task, on: target.day)
         }
         guard let event else {
-            throw .nothingDue(taskID: target.task.taskID, date: calendar.dateComponents([.year, .month, .day], from: target.day.start))
+            throw .nothingDue(
+                taskID: target.task.taskID,
+                date: calendar.dateComponents([.year, .month, .day], from: target.day.start))
         }
         let outcome = NewOutcome(
             taskUUID: event.task.uuid, occurrence: event.scheduleEvent.occurrence,
@@ -137,7 +142,8 @@ extension CareStore {
             throw .store(error)
         }
         guard let last = events.last else {
-            throw .nothingDue(taskID: task.taskID, date: calendar.dateComponents([.year, .month, .day], from: day.start))
+            throw .nothingDue(
+                taskID: task.taskID, date: calendar.dateComponents([.year, .month, .day], from: day.start))
         }
         guard let open = events.first(where: { $0.outcome == nil }) else {
             throw .alreadyRecorded(taskID: task.taskID, occurrence: last.scheduleEvent.occurrence)

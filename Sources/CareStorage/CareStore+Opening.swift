@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 import LinuxSystem
 import SQLite
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
 
 extension CareStore {
     /// What a caller does with the store, which decides how it is opened and what may be created.
@@ -120,9 +121,10 @@ extension CareStore {
         if !fresh {
             let applied = try migrator.appliedMigrations(database)
             if applied.isEmpty {
-                let tables = try database.read {
-                    try $0.fetchValue("SELECT count(*) FROM sqlite_master", as: Int.self)
-                } ?? 0
+                let tables =
+                    try database.read {
+                        try $0.fetchValue("SELECT count(*) FROM sqlite_master", as: Int.self)
+                    } ?? 0
                 guard tables == 0, access == .initialize else {
                     throw CareStoreError.notAStore(path: path, reason: tables == 0 ? .emptyDatabase : .foreignDatabase)
                 }

@@ -1,12 +1,13 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 import Care
 import Foundation
 import LinuxSystem
 import SQLite
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
 
 /// Why the care store refused or failed an operation. Every refusal leaves the store unchanged.
 ///

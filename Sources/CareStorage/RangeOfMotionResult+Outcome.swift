@@ -11,7 +11,8 @@ extension RangeOfMotionResult {
         return RecoverCarePlan.rangeOfMotionValues(
             startDegrees: angles.start, finishDegrees: angles.finish, minimumDegrees: angles.minimum,
             maximumDegrees: angles.maximum,
-            knee: RecoverCarePlan.KneeAngles(extensionDegrees: angles.kneeExtension, flexionDegrees: angles.kneeFlexion),
+            knee: RecoverCarePlan.KneeAngles(
+                extensionDegrees: angles.kneeExtension, flexionDegrees: angles.kneeFlexion),
             limb: limb.rawValue, measurementProtocol: measurementProtocol.rawValue, flags: flags.names,
             createdDate: createdDate)
     }

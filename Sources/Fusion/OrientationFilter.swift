@@ -66,7 +66,8 @@ public struct OrientationFilter: Sendable {
     public var orientation: Quaternion {
         // The correction as of the last sample: the kept one, plus the turn of the low-passed
         // acceleration onto the vertical since it was made.
-        let correction = Quaternion.levelling(inclinationCorrection.rotate(accelerationLowPass.value))
+        let correction =
+            Quaternion.levelling(inclinationCorrection.rotate(accelerationLowPass.value))
             .map { $0 * inclinationCorrection } ?? inclinationCorrection
         return correction * gyroOrientation
     }
@@ -164,7 +165,9 @@ public struct OrientationFilter: Sendable {
     /// One update of the bias estimate from the inclination correction (rotation vector, radians,
     /// earth frame) made over `interval` seconds.
     private mutating func estimateBias(correction: Vector3, interval: Double, _ c: LowPassCoefficients) {
-        let noise = BiasNoise.cached(&noise, interval: interval) { BiasNoise(parameters: parameters, interval: interval) }
+        let noise = BiasNoise.cached(&noise, interval: interval) {
+            BiasNoise(parameters: parameters, interval: interval)
+        }
         let b = LowPassCoefficients.cached(&biasCoefficients, interval: interval) {
             LowPassCoefficients(timeConstant: parameters.accelerometerTimeConstant, interval: interval)
         }
@@ -184,17 +187,20 @@ public struct OrientationFilter: Sendable {
             guard isBiasKnown else { return establishBiasAtRest(c, b) }
             // H = I: the averaged gyro reads the bias.
             let innovation = restDetector.referenceRotationRate - gyroBias
-            correctBias(innovation: innovation, measurement: .identity,
-                        noise: Vector3(noise.restVariance, noise.restVariance, noise.restVariance))
+            correctBias(
+                innovation: innovation, measurement: .identity,
+                noise: Vector3(noise.restVariance, noise.restVariance, noise.restVariance))
         } else {
             // As a rate, the correction is what the integrated gyro turned too much, in the earth frame.
             let correctionRate = correction * (180 / Double.pi / interval)
             let predicted = filteredRotation * gyroBias
-            let innovation = Vector3(filteredRotatedBias.x - correctionRate.x - predicted.x,
-                                     filteredRotatedBias.y - correctionRate.y - predicted.y,
-                                     -predicted.z)
-            correctBias(innovation: innovation, measurement: filteredRotation,
-                        noise: Vector3(noise.motionVariance, noise.motionVariance, noise.verticalVariance))
+            let innovation = Vector3(
+                filteredRotatedBias.x - correctionRate.x - predicted.x,
+                filteredRotatedBias.y - correctionRate.y - predicted.y,
+                -predicted.z)
+            correctBias(
+                innovation: innovation, measurement: filteredRotation,
+                noise: Vector3(noise.motionVariance, noise.motionVariance, noise.verticalVariance))
         }
     }
 
@@ -209,8 +215,9 @@ public struct OrientationFilter: Sendable {
         guard let sInverse = s.inverse else { return }
         let gain = ph * sInverse
         let clip = parameters.biasCorrectionClip
-        let clipped = Vector3(min(max(innovation.x, -clip), clip), min(max(innovation.y, -clip), clip),
-                              min(max(innovation.z, -clip), clip))
+        let clipped = Vector3(
+            min(max(innovation.x, -clip), clip), min(max(innovation.y, -clip), clip),
+            min(max(innovation.z, -clip), clip))
         gyroBias = limited(gyroBias + gain * clipped)
         biasCovariance = p - gain * (h * p)
     }

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A unit quaternion `w + xi + yj + zk` representing a rotation.
@@ -44,7 +44,8 @@ public struct Quaternion: Hashable, Sendable {
             cosine = cos(angle / 2)
             sineOverAngle = sin(angle / 2) / angle
         }
-        self.init(w: cosine, x: rotation.x * sineOverAngle, y: rotation.y * sineOverAngle, z: rotation.z * sineOverAngle)
+        self.init(
+            w: cosine, x: rotation.x * sineOverAngle, y: rotation.y * sineOverAngle, z: rotation.z * sineOverAngle)
     }
 
     /// The Hamilton product: the rotation `other` followed by `self`.

@@ -46,9 +46,11 @@ public struct RangeOfMotionResult: Hashable, Sendable {
     ///   - kneeExtension, kneeFlexion: the knee angles; by default those of the seated assumption
     ///     (``KneeAngle/flexion(shankInclination:thighPitch:)`` of `maximum` and `minimum` with a
     ///     horizontal thigh).
-    public init(start: Double, finish: Double, minimum: Double, maximum: Double,
-                kneeExtension: Double? = nil, kneeFlexion: Double? = nil,
-                measurementProtocol: MeasurementProtocol = .extension, flags: QualityFlags = []) {
+    public init(
+        start: Double, finish: Double, minimum: Double, maximum: Double,
+        kneeExtension: Double? = nil, kneeFlexion: Double? = nil,
+        measurementProtocol: MeasurementProtocol = .extension, flags: QualityFlags = []
+    ) {
         self.start = start
         self.finish = finish
         self.minimum = minimum

@@ -79,10 +79,11 @@ public struct Recording: Hashable, Sendable {
             if let previous = samples.last, !(values[0] > previous.time) {
                 throw .timeNotIncreasing(line: lineNumber)
             }
-            samples.append(InertialSample(
-                time: values[0],
-                acceleration: Vector3(values[1], values[2], values[3]),
-                rotationRate: Vector3(values[4], values[5], values[6])))
+            samples.append(
+                InertialSample(
+                    time: values[0],
+                    acceleration: Vector3(values[1], values[2], values[3]),
+                    rotationRate: Vector3(values[4], values[5], values[6])))
             temperatures.append(values[7])
             if hasTruth { truth.append(values[8]) }
         }

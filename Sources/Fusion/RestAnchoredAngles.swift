@@ -34,8 +34,10 @@ struct RestAnchoredAngles {
     ///     pose; between two poses far apart, the gyro's measured turn is then the better
     ///     difference, so such a sensor is anchored only near the start pose, where the offset's
     ///     tilt is the start's own.
-    init(points: ArraySlice<TracePoint>, mounting: Mounting, minimumStillSeconds: Double,
-         anchorRegion: (axis: Vector3, cosine: Double)? = nil) {
+    init(
+        points: ArraySlice<TracePoint>, mounting: Mounting, minimumStillSeconds: Double,
+        anchorRegion: (axis: Vector3, cosine: Double)? = nil
+    ) {
         let filterAngles = MeasurementSession.filterAngles(points, mounting: mounting)
         let base = points.startIndex
         // Each still phase with the running sums of its accelerometer, for the centred averages; the
@@ -67,7 +69,8 @@ struct RestAnchoredAngles {
                 let time = points[base + index].time
                 while points[base + run.lowerBound + low].time < time - Self.averagingHalfWidth { low += 1 }
                 while high + 1 < run.count,
-                      points[base + run.lowerBound + high + 1].time <= time + Self.averagingHalfWidth { high += 1 }
+                    points[base + run.lowerBound + high + 1].time <= time + Self.averagingHalfWidth
+                { high += 1 }
                 let mean = prefix[high + 1] - prefix[low]
                 let measured = mounting.sagittalAngle(gravity: mean)
                 // The same turn as the filter's unwrapped angle.
@@ -121,7 +124,8 @@ struct RestAnchoredAngles {
         guard let first = phase.first?.time, let last = phase.last?.time else { return nil }
         let interior = phase.filter { $0.time >= first + settlingSeconds && $0.time <= last - settlingSeconds }
         guard interior.count >= 10, let start = interior.first?.time, let end = interior.last?.time,
-              end - start >= 0.5 else { return nil }
+            end - start >= 0.5
+        else { return nil }
         var unwrapper = AngleUnwrapper()
         let angles = interior.map { unwrapper.unwrap(mounting.sagittalAngle(gravity: $0.acceleration)) }
         let count = Double(angles.count)

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// Writes files so that readers see either nothing (or the old content) or the whole new file,
@@ -86,9 +86,10 @@ public enum AtomicFile {
         guard descriptor >= 0 else { throw WriteError("open the directory", directory, errno) }
         close(descriptor)
         var temporaries: [String] = []
-        defer { temporaries.forEach { unlink($0) } }
+        defer { for temporary in temporaries { unlink(temporary) } }
         for file in files {
-            temporaries.append(try writeTemporary(file.contents, in: directory, hint: baseName + "." + file.fileExtension))
+            temporaries.append(
+                try writeTemporary(file.contents, in: directory, hint: baseName + "." + file.fileExtension))
         }
         for attempt in 1...1000 {
             let stem = attempt == 1 ? baseName : "\(baseName)-\(attempt)"
@@ -120,7 +121,9 @@ public enum AtomicFile {
     }
 
     /// A new temporary file in `directory` holding `contents`, synced to disk.
-    private static func writeTemporary(_ contents: String, in directory: String, hint: String) throws(WriteError) -> String {
+    private static func writeTemporary(_ contents: String, in directory: String, hint: String) throws(WriteError)
+        -> String
+    {
         var template = Array((directory + "/." + hint + ".XXXXXX").utf8CString)
         let fd = mkstemp(&template)
         guard fd >= 0 else { throw WriteError("create a temporary file in", directory, errno) }
@@ -166,7 +169,7 @@ public enum AtomicFile {
     /// plain rename stands in; only another writer of the same new name could slip between them.
     private static func renameWithoutReplacing(_ source: String, to target: String) -> CInt {
         if let renameat2 {
-            let result = renameat2(AT_FDCWD, source, AT_FDCWD, target, 1 /* RENAME_NOREPLACE */)
+            let result = renameat2(AT_FDCWD, source, AT_FDCWD, target, renameNoReplace)
             if result == 0 || (errno != EINVAL && errno != ENOSYS) { return result }
         }
         var status = stat()
@@ -177,9 +180,12 @@ public enum AtomicFile {
         return rename(source, target)
     }
 
-    private typealias RenameAt2 = @convention(c) (CInt, UnsafePointer<CChar>, CInt, UnsafePointer<CChar>, CUnsignedInt) -> CInt
+    private typealias RenameAt2 =
+        @convention(c) (CInt, UnsafePointer<CChar>, CInt, UnsafePointer<CChar>, CUnsignedInt) -> CInt
 
     private static let renameat2: RenameAt2? = dlsym(nil, "renameat2").map { unsafeBitCast($0, to: RenameAt2.self) }
+    /// The kernel's `RENAME_NOREPLACE` flag of `renameat2`, which Glibc's module does not declare.
+    private static let renameNoReplace: CUnsignedInt = 1
 }
 
 extension AtomicFile.WriteError {

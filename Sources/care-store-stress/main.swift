@@ -43,13 +43,16 @@ do {
         path: path, timeZone: utc, busyTimeout: .milliseconds(busyTimeout ?? 30_000), trace: trace)
     switch mode {
     case "write":
-        guard arguments.count == 4, let count = Int(arguments[arguments.startIndex + 3]) else { fail("bad write arguments") }
+        guard arguments.count == 4, let count = Int(arguments[arguments.startIndex + 3]) else {
+            fail("bad write arguments")
+        }
         let taskID = arguments[arguments.startIndex + 2]
         let version = try store.fetchTaskVersions(id: taskID).head
         for occurrence in 0..<count {
             try store.addOutcome(
-                NewOutcome(taskUUID: version.uuid, occurrence: occurrence,
-                           values: [.init(.integer(occurrence), kind: "stress", createdDate: Date())]),
+                NewOutcome(
+                    taskUUID: version.uuid, occurrence: occurrence,
+                    values: [.init(.integer(occurrence), kind: "stress", createdDate: Date())]),
                 now: Date())
             report("recorded \(occurrence)")
         }

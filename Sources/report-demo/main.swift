@@ -16,7 +16,9 @@ do {
     let store = try CareStore(path: arguments[1], timeZone: .current)
     let calendar = store.calendar
     let parts = arguments[2].split(separator: "-").compactMap { Int($0) }
-    guard parts.count == 3, let noon = calendar.date(from: DateComponents(year: parts[0], month: parts[1], day: parts[2], hour: 12)) else {
+    guard parts.count == 3,
+        let noon = calendar.date(from: DateComponents(year: parts[0], month: parts[1], day: parts[2], hour: 12))
+    else {
         FileHandle.standardError.write(Data("report-demo: not a day: \(arguments[2])\n".utf8))
         exit(64)
     }

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Daemon figures, with `--romdev PATH`: `romdev daemon --simulate` at real time as a process, on
@@ -21,11 +22,17 @@ enum DaemonBench {
     static func run() {
         print("== daemon ==")
         let arguments = CommandLine.arguments
-        guard let romdev = arguments.firstIndex(of: "--romdev").flatMap({ $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }) else {
+        guard
+            let romdev = arguments.firstIndex(of: "--romdev").flatMap({
+                $0 + 1 < arguments.count ? arguments[$0 + 1] : nil
+            })
+        else {
             print("no --romdev: daemon not measured")
             return
         }
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("romdev-daemon-bench-\(UUID().uuidString)").path
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "romdev-daemon-bench-\(UUID().uuidString)"
+        ).path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -37,8 +44,11 @@ enum DaemonBench {
             }
             let latencies = try bench.releaseToCueMilliseconds(presses: 10)
             let sorted = latencies.sorted()
-            print(String(format: "release to first cue: median %.0f ms, max %.0f ms over %d presses (30 ms debounce included)",
-                         sorted[sorted.count / 2], sorted.last ?? 0, sorted.count))
+            print(
+                String(
+                    format:
+                        "release to first cue: median %.0f ms, max %.0f ms over %d presses (30 ms debounce included)",
+                    sorted[sorted.count / 2], sorted.last ?? 0, sorted.count))
         } catch {
             print("daemon bench failed: \(error)")
         }
@@ -73,7 +83,9 @@ enum DaemonBench {
             for arguments in [["init", "--start", Self.day(0), "--tz", "UTC"], ["onboard", "--consent-by", "Bench"]] {
                 let process = try start(arguments, log: nil)
                 process.waitUntilExit()
-                guard process.terminationStatus == 0 else { throw Failure(description: "romdev \(arguments[0]) failed") }
+                guard process.terminationStatus == 0 else {
+                    throw Failure(description: "romdev \(arguments[0]) failed")
+                }
             }
         }
 
@@ -85,7 +97,7 @@ enum DaemonBench {
             process.standardInput = FileHandle.nullDevice
             process.standardOutput = FileHandle.nullDevice
             if let log {
-                FileManager.default.createFile(atPath: log, contents: nil)
+                _ = FileManager.default.createFile(atPath: log, contents: nil)
                 process.standardError = FileHandle(forWritingAtPath: log)
             } else {
                 process.standardError = FileHandle.nullDevice
@@ -100,7 +112,9 @@ enum DaemonBench {
                 ["daemon", "--simulate", "--start-at", "\(Self.day(day))T12:00:00", "--press-at", presses], log: log)
             let deadline = Date().addingTimeInterval(60)
             while !((try? String(contentsOfFile: log, encoding: .utf8))?.contains("ready: ") ?? false) {
-                guard process.isRunning, Date() < deadline else { throw Failure(description: "the daemon did not get ready") }
+                guard process.isRunning, Date() < deadline else {
+                    throw Failure(description: "the daemon did not get ready")
+                }
                 usleep(10_000)
             }
             return process
@@ -142,7 +156,8 @@ enum DaemonBench {
             while Date() < end, process.isRunning { usleep(100_000) }
             stop(process)
             // "<6>sim +4.23s buzzer on"
-            let rises: [Double] = (try String(contentsOfFile: log, encoding: .utf8)).split(separator: "\n").compactMap { line in
+            let rises: [Double] = (try String(contentsOfFile: log, encoding: .utf8)).split(separator: "\n").compactMap {
+                line in
                 guard line.hasPrefix("<6>sim +"), line.hasSuffix(" buzzer on") else { return nil }
                 return Double(line.dropFirst("<6>sim +".count).prefix { $0 != "s" })
             }

@@ -13,7 +13,10 @@ import Testing
 @Suite("Daemon sessions")
 struct DaemonSessionTests {
     /// A harness at 2026-06-08 08:59:50 (day 6 of the plan, a range-of-motion day).
-    private func dueDay(presses: [ScriptedPress] = [], scripts: [[(seconds: Double, event: GuidedMeasurementEvent)]] = [], sensorProblem: MPU6050Error? = nil) throws -> DaemonHarness {
+    private func dueDay(
+        presses: [ScriptedPress] = [], scripts: [[(seconds: Double, event: GuidedMeasurementEvent)]] = [],
+        sensorProblem: MPU6050Error? = nil
+    ) throws -> DaemonHarness {
         try DaemonHarness(
             start: { $0.local(2026, 6, 8, 8, 59, 50) }, planStart: { $0.local(2026, 6, 2) }, presses: presses,
             sensorProblem: sensorProblem, scripts: scripts)
@@ -27,10 +30,11 @@ struct DaemonSessionTests {
         let outcomes = try harness.rangeOfMotionOutcomes()
         #expect(outcomes.count == 1)
         let values = try #require(outcomes.first?.outcome.values)
-        #expect(values.map(\.kind) == [
-            "range", "start", "finish", "minimum", "maximum", "knee_extension", "knee_flexion", "knee_arc", "limb",
-            "protocol",
-        ])
+        #expect(
+            values.map(\.kind) == [
+                "range", "start", "finish", "minimum", "maximum", "knee_extension", "knee_flexion", "knee_arc", "limb",
+                "protocol",
+            ])
         // Seated: knee flexion = 90° − inclination, so the most extended 74° is a 16° lag.
         #expect(values.prefix(8).map(\.numberValue) == [73, 2, 3, 1, 74, 16, 89, 73])
         #expect(values.prefix(8).allSatisfy { $0.units == "deg" })
@@ -55,7 +59,12 @@ struct DaemonSessionTests {
     @Test func theArcProtocolCuesTheFlexionStepWhenTheConfigurationAsksForIt() throws {
         let harness = try dueDay(
             presses: [ScriptedPress(atSeconds: 20)],
-            scripts: [[(0, .holdStill), (2, .go), (3, .moving), (8, .flex), (9, .moving), (14, .finished(ScriptedMeasurements.result))]])
+            scripts: [
+                [
+                    (0, .holdStill), (2, .go), (3, .moving), (8, .flex), (9, .moving),
+                    (14, .finished(ScriptedMeasurements.result)),
+                ]
+            ])
         harness.configuration.measurementProtocol = .arc
         harness.exitAfter = 1
         try harness.run(until: harness.local(2026, 6, 8, 10))
@@ -64,7 +73,10 @@ struct DaemonSessionTests {
         // Reminder, hold still, go, the second go (the foot under the chair), done.
         #expect(harness.outcomesAtChimeStarts.map(\.1) == [0, 0, 0, 0, 1])
         let messages = harness.output.messages
-        let order = ["measurement started (arc)", "go: extend the knee", "go: slide the foot back under the chair", "stored range"]
+        let order = [
+            "measurement started (arc)", "go: extend the knee", "go: slide the foot back under the chair",
+            "stored range",
+        ]
         let positions = order.map { step in messages.firstIndex { $0.hasPrefix(step) } }
         #expect(positions.allSatisfy { $0 != nil })
         #expect(positions.compactMap { $0 } == positions.compactMap { $0 }.sorted())
@@ -109,7 +121,8 @@ struct DaemonSessionTests {
             scripts: [[(0, .holdStill), (2, .go), (4, .failed(fault))], ScriptedMeasurements.success()])
         harness.exitAfter = 2
         try harness.run(until: harness.local(2026, 6, 8, 10))
-        #expect(harness.output.logs.contains { $0.0 == .error && $0.1 == "measurement failed: \(fault); nothing stored" })
+        #expect(
+            harness.output.logs.contains { $0.0 == .error && $0.1 == "measurement failed: \(fault); nothing stored" })
         // The error chime (two long tones) sounded, then the second session stored its result.
         #expect(harness.measurements.started.count == 2)
         #expect(try harness.rangeOfMotionOutcomes().count == 1)
@@ -121,13 +134,22 @@ struct DaemonSessionTests {
     }
 
     @Test func missingSensorKeepsTheDaemonRunningAndRetrying() throws {
-        let harness = try dueDay(presses: [ScriptedPress(atSeconds: 20), ScriptedPress(atSeconds: 200)], sensorProblem: .bus(I2CError(.open, devicePath: "/dev/i2c-1", errno: .noSuchFileOrDirectory)))
+        let harness = try dueDay(
+            presses: [ScriptedPress(atSeconds: 20), ScriptedPress(atSeconds: 200)],
+            sensorProblem: .bus(I2CError(.open, devicePath: "/dev/i2c-1", errno: .noSuchFileOrDirectory)))
         harness.exitAfter = 1
         let plugIn = harness.local(2026, 6, 8, 9, 2)
         harness.onTurn = { now in if now >= plugIn { harness.sensor.currentProblem = nil } }
         try harness.run(until: harness.local(2026, 6, 8, 10))
         #expect(harness.output.states.first == .ready)
-        #expect(harness.output.states.contains { if case .status(let s) = $0 { s.hasPrefix("motion sensor missing on /dev/i2c-1 at 0x68") } else { false } })
+        #expect(
+            harness.output.states.contains {
+                if case .status(let s) = $0 {
+                    s.hasPrefix("motion sensor missing on /dev/i2c-1 at 0x68")
+                } else {
+                    false
+                }
+            })
         #expect(harness.output.messages.contains { $0.hasPrefix("no measurement: motion sensor missing") })
         #expect(harness.output.messages.contains("motion sensor answers on /dev/i2c-1 at 0x68"))
         #expect(harness.measurements.started.count == 1)
@@ -136,8 +158,14 @@ struct DaemonSessionTests {
 
     @Test func longPressCancelsAndShortPressEndsEarly() throws {
         let harness = try dueDay(
-            presses: [ScriptedPress(atSeconds: 20), ScriptedPress(atSeconds: 24, holdSeconds: 2), ScriptedPress(atSeconds: 60), ScriptedPress(atSeconds: 64)],
-            scripts: [[(0, .holdStill), (2, .go), (100, .finished(ScriptedMeasurements.result))], [(0, .holdStill), (2, .go), (8, .finished(ScriptedMeasurements.result))]])
+            presses: [
+                ScriptedPress(atSeconds: 20), ScriptedPress(atSeconds: 24, holdSeconds: 2),
+                ScriptedPress(atSeconds: 60), ScriptedPress(atSeconds: 64),
+            ],
+            scripts: [
+                [(0, .holdStill), (2, .go), (100, .finished(ScriptedMeasurements.result))],
+                [(0, .holdStill), (2, .go), (8, .finished(ScriptedMeasurements.result))],
+            ])
         harness.exitAfter = 2
         try harness.run(until: harness.local(2026, 6, 8, 10))
         #expect(harness.output.messages.contains("measurement cancelled by a long press"))
@@ -151,21 +179,27 @@ struct DaemonSessionTests {
         let harness = try dueDay(presses: [ScriptedPress(atSeconds: 20), ScriptedPress(atSeconds: 60)])
         try harness.run(until: harness.local(2026, 6, 8, 9, 5))
         #expect(harness.measurements.started.count == 1)
-        #expect(harness.output.messages.contains("no measurement: today's rangeOfMotionCheck event already has an outcome"))
+        #expect(
+            harness.output.messages.contains("no measurement: today's rangeOfMotionCheck event already has an outcome"))
     }
 
     /// Implausible angles, and a leg that never moved (the session times out with ~0°): nothing is
     /// stored, the patient hears why, and the day's measurement stays due.
     static let unusableResults: [(RangeOfMotionResult, String)] = [
-        (RangeOfMotionResult(start: 0, finish: 0, minimum: -90, maximum: 170, flags: .implausible),
-         "measurement not usable: implausible angles"),
-        (RangeOfMotionResult(start: 0, finish: 0.03, minimum: -0.02, maximum: 0.06, flags: .noMovement),
-         "measurement not usable: the knee did not move"),
+        (
+            RangeOfMotionResult(start: 0, finish: 0, minimum: -90, maximum: 170, flags: .implausible),
+            "measurement not usable: implausible angles"
+        ),
+        (
+            RangeOfMotionResult(start: 0, finish: 0.03, minimum: -0.02, maximum: 0.06, flags: .noMovement),
+            "measurement not usable: the knee did not move"
+        ),
     ]
 
     @Test(arguments: DaemonSessionTests.unusableResults)
     func unusableResultIsNotStored(result: RangeOfMotionResult, message: String) throws {
-        let harness = try dueDay(presses: [ScriptedPress(atSeconds: 20)], scripts: [ScriptedMeasurements.success(result)])
+        let harness = try dueDay(
+            presses: [ScriptedPress(atSeconds: 20)], scripts: [ScriptedMeasurements.success(result)])
         harness.exitAfter = 1
         try harness.run(until: harness.local(2026, 6, 8, 10))
         #expect(try harness.rangeOfMotionOutcomes().isEmpty)
@@ -216,23 +250,29 @@ struct DaemonSessionTests {
         let outcomes = try harness.rangeOfMotionOutcomes()
         #expect(outcomes.count == 1)
         #expect(outcomes.first?.outcome.value(ofKind: "limb")?.value == .text("right"))
-        let unscheduled = try harness.store.fetchOutcomes(OutcomeQuery(taskIDs: [RecoverCarePlan.TaskID.rangeOfMotionUnscheduled]))
-        #expect(unscheduled.map(\.outcome.values) == [
-            ScriptedMeasurements.result.outcomeValues(limb: .left, createdDate: unscheduled[0].outcome.createdDate)
-        ])
+        let unscheduled = try harness.store.fetchOutcomes(
+            OutcomeQuery(taskIDs: [RecoverCarePlan.TaskID.rangeOfMotionUnscheduled]))
+        #expect(
+            unscheduled.map(\.outcome.values) == [
+                ScriptedMeasurements.result.outcomeValues(limb: .left, createdDate: unscheduled[0].outcome.createdDate)
+            ])
     }
 
     @Test func anUnscheduledRequestOnADayWithoutAnEventIsRecordedAsTheCommandLineRecordsIt() throws {
         let harness = try DaemonHarness(
-            start: { $0.local(2026, 6, 8, 9, 30) }, planStart: { $0.local(2026, 5, 20) }, presses: [ScriptedPress(atSeconds: 5)])
+            start: { $0.local(2026, 6, 8, 9, 30) }, planStart: { $0.local(2026, 5, 20) },
+            presses: [ScriptedPress(atSeconds: 5)])
         harness.exitAfter = 1
         harness.requests.send(.measure(limb: "right", unscheduled: true), at: harness.start.addingTimeInterval(20))
         try harness.run(until: harness.local(2026, 6, 8, 10))
         // The press asked for the scheduled event: none today.
-        #expect(harness.output.messages.contains("no measurement: no range-of-motion measurement is due today (2026-06-08)"))
+        #expect(
+            harness.output.messages.contains("no measurement: no range-of-motion measurement is due today (2026-06-08)")
+        )
         #expect(harness.requests.replies.map(\.1.status) == [.ok])
         #expect(try harness.rangeOfMotionOutcomes().isEmpty)
-        let stored = try harness.store.fetchOutcomes(OutcomeQuery(taskIDs: [RecoverCarePlan.TaskID.rangeOfMotionUnscheduled]))
+        let stored = try harness.store.fetchOutcomes(
+            OutcomeQuery(taskIDs: [RecoverCarePlan.TaskID.rangeOfMotionUnscheduled]))
         #expect(stored.first?.outcome.value(ofKind: "limb")?.value == .text("right"))
     }
 }
@@ -240,10 +280,12 @@ struct DaemonSessionTests {
 extension DaemonSessionTests {
     @Test func calibrationRequestIsGuidedWithCuesAndAnswered() throws {
         let harness = try dueDay(presses: [ScriptedPress(atSeconds: 15)])
-        let calibrations = ScriptedCalibrations(clock: harness.clock, script: [
-            (0, .holdStill), (4, .nextFace(captured: 1)), (8, .nextFace(captured: 2)), (12, .strapOn), (15, .swing),
-            (20, .saved("gyro bias (0.1, -0.2, 0.0) °/s")),
-        ])
+        let calibrations = ScriptedCalibrations(
+            clock: harness.clock,
+            script: [
+                (0, .holdStill), (4, .nextFace(captured: 1)), (8, .nextFace(captured: 2)), (12, .strapOn), (15, .swing),
+                (20, .saved("gyro bias (0.1, -0.2, 0.0) °/s")),
+            ])
         harness.calibrations = calibrations
         let at = { (seconds: Double) in harness.start.addingTimeInterval(seconds) }
         harness.requests.send(.calibrate, at: at(5))
@@ -264,7 +306,8 @@ extension DaemonSessionTests {
 
     @Test func stopSignalAbortsACalibration() throws {
         let harness = try dueDay()
-        harness.calibrations = ScriptedCalibrations(clock: harness.clock, script: [(0, .holdStill), (100, .saved("x"))])
+        harness.calibrations = ScriptedCalibrations(
+            clock: harness.clock, script: [(0, .holdStill), (100, .saved("x"))])
         harness.requests.send(.calibrate, at: harness.start.addingTimeInterval(5))
         try harness.run(until: harness.start.addingTimeInterval(30))
         #expect(harness.requests.replies.map(\.1) == [.failed("the daemon is stopping; the calibration was aborted")])
@@ -279,18 +322,19 @@ struct DaemonSimulatedSensorTests {
         fault: SimulatedFault?, scenario: SimulationScenario = .kneeExtension(seed: 7, peakDegrees: 70)
     ) -> SensorProcedureStarter {
         SensorProcedureStarter(
-            configuration: .standard, calibration: nil, pacing: .sensorClock, saveCalibration: { _ in }
-        ) { () throws(MPU6050Error) -> MPU6050 in
-            let clock = ManualClock()
-            let device = SimulatedMPU6050(scenario: scenario, clock: clock)
-            if let fault { device.inject(fault) }
-            return try MPU6050(bus: device, clock: clock)
-        }
+            configuration: .standard, calibration: nil, pacing: .sensorClock, saveCalibration: { _ in },
+            openSensor: { () throws(MPU6050Error) -> MPU6050 in
+                let clock = ManualClock()
+                let device = SimulatedMPU6050(scenario: scenario, clock: clock)
+                if let fault { device.inject(fault) }
+                return try MPU6050(bus: device, clock: clock)
+            })
     }
 
     @Test func measuresAKneeExtensionAndStoresIt() throws {
         let harness = try DaemonHarness(
-            start: { $0.local(2026, 6, 8, 9, 30) }, planStart: { $0.local(2026, 6, 2) }, presses: [ScriptedPress(atSeconds: 5)])
+            start: { $0.local(2026, 6, 8, 9, 30) }, planStart: { $0.local(2026, 6, 2) },
+            presses: [ScriptedPress(atSeconds: 5)])
         harness.starter = simulator(fault: nil)
         harness.exitAfter = 1
         try harness.run(until: harness.local(2026, 6, 9))
@@ -302,7 +346,8 @@ struct DaemonSimulatedSensorTests {
 
     @Test func measuresTheFullArcAndStoresTheKneeAngles() throws {
         let harness = try DaemonHarness(
-            start: { $0.local(2026, 6, 8, 9, 30) }, planStart: { $0.local(2026, 6, 2) }, presses: [ScriptedPress(atSeconds: 5)])
+            start: { $0.local(2026, 6, 8, 9, 30) }, planStart: { $0.local(2026, 6, 2) },
+            presses: [ScriptedPress(atSeconds: 5)])
         harness.starter = simulator(fault: nil, scenario: .kneeArc(seed: 7))
         harness.configuration.measurementProtocol = .arc
         harness.exitAfter = 1
@@ -320,11 +365,13 @@ struct DaemonSimulatedSensorTests {
 
     @Test func sensorUnpluggedMidSessionStoresNothing() throws {
         let harness = try DaemonHarness(
-            start: { $0.local(2026, 6, 8, 9, 30) }, planStart: { $0.local(2026, 6, 2) }, presses: [ScriptedPress(atSeconds: 5)])
+            start: { $0.local(2026, 6, 8, 9, 30) }, planStart: { $0.local(2026, 6, 2) },
+            presses: [ScriptedPress(atSeconds: 5)])
         harness.starter = simulator(fault: .deviceGone(afterSeconds: 3))
         harness.exitAfter = 1
         try harness.run(until: harness.local(2026, 6, 9))
         #expect(try harness.rangeOfMotionOutcomes().isEmpty)
-        #expect(harness.output.logs.contains { $0.0 == .error && $0.1.hasPrefix("measurement failed: the sensor failed") })
+        #expect(
+            harness.output.logs.contains { $0.0 == .error && $0.1.hasPrefix("measurement failed: the sensor failed") })
     }
 }

@@ -21,12 +21,17 @@ import Testing
     private func seed(onboarded: Bool = true) throws {
         let start = fixture.date(2026, 6, 7, 8)
         _ = try store.seedRecoverPlan(start: start, limb: .left, timeZone: fixture.calendar.timeZone, now: start)
-        guard onboarded, let onboarding = try fixture.event(RecoverCarePlan.TaskID.onboarding, on: start) else { return }
+        guard onboarded, let onboarding = try fixture.event(RecoverCarePlan.TaskID.onboarding, on: start) else {
+            return
+        }
         try store.addOutcome(
-            NewOutcome(taskUUID: onboarding.task.uuid, occurrence: onboarding.scheduleEvent.occurrence, values: []), now: start)
+            NewOutcome(taskUUID: onboarding.task.uuid, occurrence: onboarding.scheduleEvent.occurrence, values: []),
+            now: start)
     }
 
-    private func record(_ task: MeasurementTask, at now: Date, limb: Limb? = nil) throws(MeasurementRecordingError) -> StoredOutcome {
+    private func record(_ task: MeasurementTask, at now: Date, limb: Limb? = nil) throws(MeasurementRecordingError)
+        -> StoredOutcome
+    {
         let target = try store.measurementTarget(task, at: now)
         return try store.recordMeasurement(Self.result, on: target, limb: limb, at: now)
     }
@@ -40,11 +45,15 @@ import Testing
         #expect(stored.outcome.values == Self.result.outcomeValues(limb: .left, createdDate: now))
         let angles = Self.result.reported
         let numbers = stored.outcome.values.compactMap(\.numberValue)
-        #expect(numbers == [angles.range, angles.start, angles.finish, angles.minimum, angles.maximum,
-                            angles.kneeExtension, angles.kneeFlexion, angles.kneeArc])
+        #expect(
+            numbers == [
+                angles.range, angles.start, angles.finish, angles.minimum, angles.maximum,
+                angles.kneeExtension, angles.kneeFlexion, angles.kneeArc,
+            ])
         #expect(numbers == [72.4, 1.23, 2, 0.8, 73.2, 16.8, 89.2, 72.4])
-        #expect(stored.outcome.values.filter { $0.kind == RecoverCarePlan.Kind.flag }.map(\.value)
-            == [.text("moved-at-start"), .text("unsteady")])
+        #expect(
+            stored.outcome.values.filter { $0.kind == RecoverCarePlan.Kind.flag }.map(\.value)
+                == [.text("moved-at-start"), .text("unsteady")])
     }
 
     @Test func theJSONOfAResultCarriesTheStoredValuesUnderTheirKinds() throws {
@@ -75,7 +84,11 @@ import Testing
         let before = try fixture.dump()
         for task in [MeasurementTask.scheduled, .unscheduled] {
             #expect { try store.measurementTarget(task, at: now) } throws: {
-                if case .store(.onboardingRequired(task.taskID))? = $0 as? MeasurementRecordingError { true } else { false }
+                if case .store(.onboardingRequired(task.taskID))? = $0 as? MeasurementRecordingError {
+                    true
+                } else {
+                    false
+                }
             }
         }
         #expect(try fixture.dump() == before)
@@ -83,10 +96,14 @@ import Testing
 
     @Test func aSecondMeasurementOfTheDayIsRefused() throws {
         try seed()
-        try record(.scheduled, at: fixture.date(2026, 6, 8, 9))
+        _ = try record(.scheduled, at: fixture.date(2026, 6, 8, 9))
         let before = try fixture.dump()
         #expect { try store.measurementTarget(.scheduled, at: fixture.date(2026, 6, 8, 18)) } throws: {
-            if case .alreadyRecorded("rangeOfMotionCheck", 1)? = $0 as? MeasurementRecordingError { true } else { false }
+            if case .alreadyRecorded("rangeOfMotionCheck", 1)? = $0 as? MeasurementRecordingError {
+                true
+            } else {
+                false
+            }
         }
         #expect(try fixture.dump() == before)
     }
@@ -117,7 +134,11 @@ import Testing
         let task = try #require(try store.fetchTasks(TaskQuery()).first { $0.id == stored.taskID })
         #expect(!task.impactsAdherence)
         #expect { try store.measurementTarget(.unscheduled, at: now.addingTimeInterval(3600)) } throws: {
-            if case .alreadyRecorded("rangeOfMotionUnscheduled", 0)? = $0 as? MeasurementRecordingError { true } else { false }
+            if case .alreadyRecorded("rangeOfMotionUnscheduled", 0)? = $0 as? MeasurementRecordingError {
+                true
+            } else {
+                false
+            }
         }
         // The next day has its event from the same task.
         #expect(try store.measurementTarget(.unscheduled, at: fixture.date(2026, 6, 16, 9)).event != nil)
@@ -126,8 +147,10 @@ import Testing
     @Test func aMeasurementEndingAfterMidnightGoesToTheDayItStarted() throws {
         try seed()
         let target = try store.measurementTarget(.scheduled, at: fixture.date(2026, 6, 8, 23, 59, 50))
-        let stored = try store.recordMeasurement(Self.result, on: target, limb: nil, at: fixture.date(2026, 6, 9, 0, 0, 20))
+        let stored = try store.recordMeasurement(
+            Self.result, on: target, limb: nil, at: fixture.date(2026, 6, 9, 0, 0, 20))
         #expect(stored.outcome.eventStart == fixture.date(2026, 6, 8))
-        #expect(try fixture.event(RecoverCarePlan.TaskID.rangeOfMotionCheck, on: fixture.date(2026, 6, 9))?.outcome == nil)
+        #expect(
+            try fixture.event(RecoverCarePlan.TaskID.rangeOfMotionCheck, on: fixture.date(2026, 6, 9))?.outcome == nil)
     }
 }

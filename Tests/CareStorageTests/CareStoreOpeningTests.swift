@@ -3,8 +3,9 @@ import CareStorage
 import Foundation
 import SQLite
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 @Suite struct CareStoreOpeningTests {
@@ -22,8 +23,9 @@ import Glibc
         let id = try fixture.store.storeMetadata().deviceID
         let reopened = try CareStore(path: fixture.path, timeZone: fixture.calendar.timeZone)
         #expect(try reopened.storeMetadata().deviceID == id)
-        let other = try CareStore(path: fixture.directory.path("other.sqlite"),
-                                  timeZone: fixture.calendar.timeZone)
+        let other = try CareStore(
+            path: fixture.directory.path("other.sqlite"),
+            timeZone: fixture.calendar.timeZone)
         #expect(try other.storeMetadata().deviceID != id)
     }
 
@@ -36,7 +38,9 @@ import Glibc
         let before = try fixture.dump()
         let newer = CareStore.schemaVersion + 1
         #expect { _ = try CareStore(path: fixture.path, timeZone: fixture.calendar.timeZone) } throws: {
-            guard case .storeTooNew(storeVersion: newer, supportedVersion: CareStore.schemaVersion)? = $0 as? CareStoreError
+            guard
+                case .storeTooNew(storeVersion: newer, supportedVersion: CareStore.schemaVersion)? = $0
+                    as? CareStoreError
             else { return false }
             return String(describing: $0) == "store schema version \(newer) is newer than this romdev"
                 + " (\(CareStore.schemaVersion)): upgrade romdev"
@@ -107,13 +111,17 @@ import Glibc
                 return named == path && reason == .foreignDatabase
             }
         }
-        #expect(try Database(path: path).read { try $0.fetchValue("SELECT count(*) FROM sqlite_master", as: Int.self) } == 1)
+        #expect(
+            try Database(path: path).read { try $0.fetchValue("SELECT count(*) FROM sqlite_master", as: Int.self) } == 1
+        )
     }
 
     @Test func onlyCreatingAccessCreatesAMissingStore() throws {
         let path = fixture.directory.path("missing.sqlite")
         for access in [CareStore.Access.readOnly, .readWrite] {
-            #expect(throws: CareStoreError.self) { try CareStore(path: path, access: access, timeZone: fixture.calendar.timeZone) }
+            #expect(throws: CareStoreError.self) {
+                try CareStore(path: path, access: access, timeZone: fixture.calendar.timeZone)
+            }
             #expect(!FileManager.default.fileExists(atPath: path))
         }
         _ = try CareStore(path: path, access: .create, timeZone: fixture.calendar.timeZone)
@@ -159,9 +167,10 @@ import Glibc
 
     @Test func aStoreWithACorruptPageIsRefusedToWriters() throws {
         let path = try closedStoreOfSeveralPages()
-        let root = try #require(try Database(path: path).read {
-            try $0.fetchValue("SELECT rootpage FROM sqlite_master WHERE name = 'meta'", as: Int.self)
-        })
+        let root = try #require(
+            try Database(path: path).read {
+                try $0.fetchValue("SELECT rootpage FROM sqlite_master WHERE name = 'meta'", as: Int.self)
+            })
         #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
         // The cell pointers of the meta table's root page (pages are 4096 bytes, numbered from 1).
@@ -195,7 +204,11 @@ import Glibc
         #expect(try fixture.store.metadata(.limb) == "right")
         #expect(try fixture.store.storeMetadata().limb == .right)
         #expect { try fixture.store.setMetadata("Mars/Olympus", for: .timeZone) } throws: {
-            if case .invalidMetadata(key: "time_zone", value: "Mars/Olympus")? = $0 as? CareStoreError { true } else { false }
+            if case .invalidMetadata(key: "time_zone", value: "Mars/Olympus")? = $0 as? CareStoreError {
+                true
+            } else {
+                false
+            }
         }
         try fixture.store.setMetadata("Europe/Paris", for: .timeZone)
         #expect(fixture.store.calendar.timeZone.identifier == "Europe/Paris")
@@ -207,31 +220,39 @@ import Glibc
 }
 
 @Suite struct StorePathTests {
-    private func resolve(_ option: String? = nil, _ environment: [String: String] = [:], systemWritable: Bool = false) -> StorePath {
-        StorePath.resolve(option: option, environment: environment, homeDirectory: "/home/fallback",
-                          isWritableDirectory: { $0 == "/var/lib/romdev" && systemWritable })
+    private func resolve(_ option: String? = nil, _ environment: [String: String] = [:], systemWritable: Bool = false)
+        -> StorePath
+    {
+        StorePath.resolve(
+            option: option, environment: environment, homeDirectory: "/home/fallback",
+            isWritableDirectory: { $0 == "/var/lib/romdev" && systemWritable })
     }
 
     @Test func theOptionWins() {
-        #expect(resolve("/tmp/x.sqlite", ["ROMDEV_STORE": "/tmp/env.sqlite"], systemWritable: true)
-            == StorePath(path: "/tmp/x.sqlite", source: .option))
+        #expect(
+            resolve("/tmp/x.sqlite", ["ROMDEV_STORE": "/tmp/env.sqlite"], systemWritable: true)
+                == StorePath(path: "/tmp/x.sqlite", source: .option))
     }
 
     @Test func thenTheEnvironment() {
-        #expect(resolve(nil, ["ROMDEV_STORE": "/tmp/env.sqlite"], systemWritable: true)
-            == StorePath(path: "/tmp/env.sqlite", source: .environment))
+        #expect(
+            resolve(nil, ["ROMDEV_STORE": "/tmp/env.sqlite"], systemWritable: true)
+                == StorePath(path: "/tmp/env.sqlite", source: .environment))
     }
 
     @Test func thenTheSystemStoreWhenWritable() {
-        #expect(resolve(nil, ["HOME": "/home/pat"], systemWritable: true)
-            == StorePath(path: "/var/lib/romdev/care.sqlite", source: .system))
+        #expect(
+            resolve(nil, ["HOME": "/home/pat"], systemWritable: true)
+                == StorePath(path: "/var/lib/romdev/care.sqlite", source: .system))
     }
 
     @Test func thenXDGDataHome() {
         #expect(resolve(nil, ["XDG_DATA_HOME": "/data", "HOME": "/home/pat"]).path == "/data/romdev/care.sqlite")
         #expect(resolve(nil, ["HOME": "/home/pat"]).path == "/home/pat/.local/share/romdev/care.sqlite")
         // A relative XDG_DATA_HOME is ignored, as the specification asks.
-        #expect(resolve(nil, ["XDG_DATA_HOME": "data", "HOME": "/home/pat"]).path == "/home/pat/.local/share/romdev/care.sqlite")
+        #expect(
+            resolve(nil, ["XDG_DATA_HOME": "data", "HOME": "/home/pat"]).path
+                == "/home/pat/.local/share/romdev/care.sqlite")
         #expect(resolve(nil, [:]).path == "/home/fallback/.local/share/romdev/care.sqlite")
         #expect(resolve("", ["ROMDEV_STORE": ""]).source == .user)
     }

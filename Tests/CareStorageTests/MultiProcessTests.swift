@@ -13,9 +13,12 @@ import Testing
         let fixture = try StoreFixture(timeZone: "UTC")
         let start = Date(timeIntervalSince1970: 1_780_000_000)
         let tasks = try ["stress-a", "stress-b"].map { id in
-            CareTask(id: id, schedule: try Schedule(composing: [
-                try ScheduleElement(start: start, interval: .hours(1), duration: .minutes(10), calendar: fixture.calendar),
-            ]), createdDate: start)
+            CareTask(
+                id: id,
+                schedule: try Schedule(composing: [
+                    try ScheduleElement(
+                        start: start, interval: .hours(1), duration: .minutes(10), calendar: fixture.calendar)
+                ]), createdDate: start)
         }
         try fixture.store.addTasks(tasks)
         self.fixture = fixture
@@ -27,13 +30,16 @@ import Testing
                 URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent(),
                 URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(".build/debug"),
             ].map { $0.appendingPathComponent("care-store-stress") }
-            return try #require(candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) },
-                                "care-store-stress not built next to the tests (swift build --build-tests)")
+            return try #require(
+                candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) },
+                "care-store-stress not built next to the tests (swift build --build-tests)")
         }
     }
 
     /// - Parameter settings: `CARE_STORE_STRESS_*` variables added to the environment.
-    private func launch(_ arguments: [String], settings: [String: String] = [:], errors: Pipe? = nil) throws -> (Process, Pipe) {
+    private func launch(_ arguments: [String], settings: [String: String] = [:], errors: Pipe? = nil) throws -> (
+        Process, Pipe
+    ) {
         let process = Process()
         process.executableURL = try Self.helper
         process.arguments = arguments
@@ -59,7 +65,9 @@ import Testing
     private func finish(_ child: (Process, Pipe)) -> (status: Int32, lines: [String]) {
         let data = child.1.fileHandleForReading.readDataToEndOfFile()
         child.0.waitUntilExit()
-        return (child.0.terminationStatus, String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init))
+        return (
+            child.0.terminationStatus, String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+        )
     }
 
     private func storedOccurrences(_ taskID: String) throws -> Set<Int> {
@@ -107,7 +115,8 @@ import Testing
         let database = try Database(path: fixture.path)
         let (writer, first) = try database.write { db in
             try db.execute("UPDATE meta SET value = value WHERE key = 'device_id'")
-            let writer = try launch(["write", fixture.path, "stress-b", "1"], settings: ["CARE_STORE_STRESS_REPORT_BEGIN": "1"])
+            let writer = try launch(
+                ["write", fixture.path, "stress-b", "1"], settings: ["CARE_STORE_STRESS_REPORT_BEGIN": "1"])
             // The child's BEGIN IMMEDIATE has started while this transaction holds the lock, so
             // it cannot commit before this one does.
             return (writer, readLines(1, from: writer))
@@ -125,7 +134,10 @@ import Testing
         let result = try database.write { db in
             try db.execute("UPDATE meta SET value = value WHERE key = 'device_id'")
             // The lock is held until the child has given up.
-            return finish(try launch(["write", fixture.path, "stress-b", "1"], settings: ["CARE_STORE_STRESS_BUSY_TIMEOUT_MS": "100"], errors: errors))
+            return finish(
+                try launch(
+                    ["write", fixture.path, "stress-b", "1"], settings: ["CARE_STORE_STRESS_BUSY_TIMEOUT_MS": "100"],
+                    errors: errors))
         }
         let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(result.status == 1)

@@ -23,7 +23,8 @@ final class StoreFixture {
 
     /// A local date in the fixture's zone.
     func date(_ year: Int, _ month: Int, _ day: Int, _ hour: Int = 0, _ minute: Int = 0, _ second: Int = 0) -> Date {
-        calendar.date(from: DateComponents(year: year, month: month, day: day, hour: hour, minute: minute, second: second))!
+        calendar.date(
+            from: DateComponents(year: year, month: month, day: day, hour: hour, minute: minute, second: second))!
     }
 
     /// A task with one event a day at `hour`:00 for an hour, from `start`'s day.
@@ -39,8 +40,10 @@ final class StoreFixture {
         let database = try Database(path: path)
         return try database.read { db in
             var lines: [String] = []
-            for (table, order) in [("task", "rowid"), ("outcome", "rowid"), ("outcome_value", "outcome_uuid, position"),
-                                   ("meta", "key"), ("schema_migrations", "rowid")] {
+            for (table, order) in [
+                ("task", "rowid"), ("outcome", "rowid"), ("outcome_value", "outcome_uuid, position"),
+                ("meta", "key"), ("schema_migrations", "rowid"),
+            ] {
                 for row in try db.fetchAll("SELECT * FROM \(table) ORDER BY \(order)") {
                     lines.append("\(table): \(row.values)")
                 }

@@ -1,6 +1,6 @@
-import Testing
 import Fusion
 import FusionAccuracy
+import Testing
 
 /// The accuracy experiment of `make bench` on a few seeds per error source: datasheet sensor errors
 /// through the simulator, the driver, the guided calibration and the measurement session. The bench
@@ -36,7 +36,9 @@ struct AccuracyTests {
     /// held; 0 of 100 in every row where the thigh is still, which the rows above check through
     /// their empty flags).
     @Test func aMovingThighNeverHoldsTheSessionAndIsFlagged() throws {
-        let outcomes = try (1...UInt64(8)).map { try AccuracyTrial(seed: $0, source: .thighMotion, calibrated: true).run() }
+        let outcomes = try (1...UInt64(8)).map {
+            try AccuracyTrial(seed: $0, source: .thighMotion, calibrated: true).run()
+        }
         let summary = AccuracySummary(outcomes)
         #expect(summary.returned == 8)
         #expect(summary.flagged == 8)
@@ -62,7 +64,9 @@ struct AccuracyTests {
     /// A still thigh is not flagged unsteady, even with the accelerometer's offsets drifting as the
     /// die warms; the calibrated range stays within the target's 0.5°.
     @Test func aStillThighIsNotFlagged() throws {
-        let outcomes = try (1...UInt64(4)).map { try AccuracyTrial(seed: $0, source: .accelOffsets, calibrated: true).run() }
+        let outcomes = try (1...UInt64(4)).map {
+            try AccuracyTrial(seed: $0, source: .accelOffsets, calibrated: true).run()
+        }
         let summary = AccuracySummary(outcomes)
         #expect(summary.flagged == 0)
         #expect(summary.rangeErrorMaximum <= 0.5)

@@ -1,9 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-import Testing
-@testable import Fusion
 import Sensor
+import Testing
+
+@testable import Fusion
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 struct OrientationFilterTests {
     /// Samples of a sensor turning at a constant rate with the accelerometer reading gravity exactly.
@@ -51,7 +53,8 @@ struct OrientationFilterTests {
                 let t = (Double(k - 1) + (Double(j) + 0.5) / Double(steps)) * interval
                 let r = rate(t)
                 mean += r / Double(steps)
-                truth = (truth * Quaternion(rotationVector: r * (interval / Double(steps) * Double.pi / 180))).normalized
+                truth =
+                    (truth * Quaternion(rotationVector: r * (interval / Double(steps) * Double.pi / 180))).normalized
             }
             let up = truth.inverseRotate(.unitZ)
             filter.update(InertialSample(time: Double(k) * interval, acceleration: up, rotationRate: mean))
@@ -75,8 +78,10 @@ struct OrientationFilterTests {
         var filter = OrientationFilter()
         let up = Vector3(0.2, 0.1, 0.97).normalized!
         for i in 0..<100 {
-            filter.update(InertialSample(time: Double(i) * 0.01, acceleration: up + rng.gaussianVector(sigma: 0.01),
-                                         rotationRate: rng.gaussianVector(sigma: 0.05)))
+            filter.update(
+                InertialSample(
+                    time: Double(i) * 0.01, acceleration: up + rng.gaussianVector(sigma: 0.01),
+                    rotationRate: rng.gaussianVector(sigma: 0.05)))
         }
         // One sample's noise is ~1°; the mean of 100 is ~0.1°.
         #expect(filter.gravity.angle(to: up) * 180 / Double.pi < 0.3)
@@ -89,8 +94,10 @@ struct OrientationFilterTests {
         var filter = OrientationFilter()
         let up = Vector3(0.1, 0.3, 0.9).normalized!
         for i in 0..<1000 {
-            filter.update(InertialSample(time: Double(i) * 0.005, acceleration: up + rng.gaussianVector(sigma: 0.003),
-                                         rotationRate: bias + rng.gaussianVector(sigma: 0.05)))
+            filter.update(
+                InertialSample(
+                    time: Double(i) * 0.005, acceleration: up + rng.gaussianVector(sigma: 0.003),
+                    rotationRate: bias + rng.gaussianVector(sigma: 0.05)))
         }
         #expect(filter.isAtRest)
         #expect(filter.isBiasKnown)
@@ -103,7 +110,8 @@ struct OrientationFilterTests {
         // unchanged, but it is no rest and no bias.
         var filter = OrientationFilter(gyroBias: .zero)
         for i in 0..<1000 {
-            filter.update(InertialSample(time: Double(i) * 0.005, acceleration: .unitZ, rotationRate: Vector3(0, 0, 15)))
+            filter.update(
+                InertialSample(time: Double(i) * 0.005, acceleration: .unitZ, rotationRate: Vector3(0, 0, 15)))
         }
         #expect(filter.restDetector.isAtRest)
         #expect(!filter.isAtRest)
@@ -139,7 +147,10 @@ struct OrientationFilterTests {
         // of linear acceleration, which read as gravity would tilt the estimate by over 30°.
         var filter = OrientationFilter(gyroBias: .zero)
         var time = 0.0, worst = 0.0, naive = 0.0
-        for _ in 0..<600 { filter.update(InertialSample(time: time, acceleration: .unitZ, rotationRate: .zero)); time += 0.005 }
+        for _ in 0..<600 {
+            filter.update(InertialSample(time: time, acceleration: .unitZ, rotationRate: .zero))
+            time += 0.005
+        }
         let omega = 2 * Double.pi
         for i in 0..<800 {
             let t = Double(i) * 0.005

@@ -1,4 +1,6 @@
+import Foundation
 import Testing
+
 @testable import Fusion
 
 struct RecordingTests {
@@ -8,7 +10,9 @@ struct RecordingTests {
         let text = "\(header)\n0,0,0,1,0.5,0,0,30.5\n0.004,0.01,0,0.99,0.5,-1,0,30.5\n0.0125,0,0,1,0,0,2,30.6\n"
         let recording = try Recording(csv: text)
         #expect(recording.samples.count == 3)
-        #expect(recording.samples[1] == InertialSample(time: 0.004, acceleration: Vector3(0.01, 0, 0.99), rotationRate: Vector3(0.5, -1, 0)))
+        #expect(
+            recording.samples[1]
+                == InertialSample(time: 0.004, acceleration: Vector3(0.01, 0, 0.99), rotationRate: Vector3(0.5, -1, 0)))
         #expect(recording.temperatures == [30.5, 30.5, 30.6])
         #expect(recording.truthAngles == nil)
     }
@@ -69,5 +73,3 @@ struct RecordingTests {
         #expect(error.line == 7)
     }
 }
-
-import Foundation

@@ -1,7 +1,7 @@
 import GPIO
 import LinuxSystem
-import Testing
 import TestSupport
+import Testing
 
 /// A device directory with `gpiochip*` placeholders, each opened as a simulated chip with its label.
 private func locator(_ directory: TemporaryDirectory, labels: [String: String]) throws -> GPIOLineLocator {
@@ -29,7 +29,8 @@ struct GPIOLineLocatorTests {
 
     @Test func findsThePi5HeaderChipByLabelWhateverItsNumber() throws {
         let directory = try TemporaryDirectory()
-        let found = try locator(directory, labels: ["gpiochip0": "gpio-brcmstb@107d508500", "gpiochip4": "pinctrl-rp1"])
+        let found = try locator(
+            directory, labels: ["gpiochip0": "gpio-brcmstb@107d508500", "gpiochip4": "pinctrl-rp1"])
         #expect(try found.chip(.label("pinctrl-rp1")).info.path == directory.path("gpiochip4"))
     }
 
@@ -69,7 +70,9 @@ struct GPIOLineLocatorTests {
         #expect(throws: GPIOError.lineNotFound(name: "LED", searched: searched)) {
             try found.locate(.name("LED"))
         }
-        #expect(GPIOError.lineNotFound(name: "LED", searched: []).description == "no GPIO line named 'LED' on no GPIO chips")
+        #expect(
+            GPIOError.lineNotFound(name: "LED", searched: []).description == "no GPIO line named 'LED' on no GPIO chips"
+        )
     }
 
     @Test func unreadableDirectoryAndUnopenableChipAreReportedNotSkipped() throws {

@@ -1,8 +1,8 @@
 import Foundation
 import GPIO
 import LinuxSystem
-import Testing
 import TestSupport
+import Testing
 
 /// A fake `/sys/class/pwm/pwmchip0` with channel 0 exported (or not).
 private func pwmChip(exported: Bool) throws -> TemporaryDirectory {
@@ -48,7 +48,8 @@ struct PWMBuzzerTests {
         #expect(throws: GPIOError.pwm(path: path + "/export", errno: .noSuchFileOrDirectory)) {
             try PWMBuzzer(chipDirectory: path, channel: 0)
         }
-        #expect(GPIOError.pwm(path: path + "/export", errno: .permissionDenied).description
-            == "cannot write PWM file \(path)/export: Permission denied (EACCES)")
+        #expect(
+            GPIOError.pwm(path: path + "/export", errno: .permissionDenied).description
+                == "cannot write PWM file \(path)/export: Permission denied (EACCES)")
     }
 }

@@ -38,7 +38,8 @@ struct SimulatedGPIOTests {
         #expect(try button.value())
         #expect(try button.waitForEdge(timeoutNanoseconds: 500 * ms) == nil)
         #expect(clock.nowNanoseconds == 5_500 * ms)
-        #expect(try button.waitForEdge(timeoutNanoseconds: 10_000 * ms) == GPIOEdge(.falling, atNanoseconds: 6_000 * ms))
+        #expect(
+            try button.waitForEdge(timeoutNanoseconds: 10_000 * ms) == GPIOEdge(.falling, atNanoseconds: 6_000 * ms))
         #expect(clock.nowNanoseconds == 6_000 * ms)
         #expect(try !button.value())
         #expect(try button.waitForEdge(timeoutNanoseconds: 10_000 * ms) == GPIOEdge(.rising, atNanoseconds: 6_200 * ms))
@@ -62,11 +63,12 @@ struct SimulatedGPIOTests {
                 events += debouncer.advance(toNanoseconds: clock.nowNanoseconds)
             }
         }
-        #expect(events == [
-            .pressed(atNanoseconds: 2_004 * ms),
-            .longPressReached(atNanoseconds: 3_504 * ms),
-            .released(ButtonPress(startNanoseconds: 2_004 * ms, endNanoseconds: 4_004 * ms, kind: .long)),
-        ])
+        #expect(
+            events == [
+                .pressed(atNanoseconds: 2_004 * ms),
+                .longPressReached(atNanoseconds: 3_504 * ms),
+                .released(ButtonPress(startNanoseconds: 2_004 * ms, endNanoseconds: 4_004 * ms, kind: .long)),
+            ])
     }
 
     @Test func pressesScheduledWhileRunningPlayInOrder() throws {
@@ -109,7 +111,9 @@ struct SimulatedGPIOTests {
         #expect(reported.withLock { $0 } == expected)
     }
 
-    @Test(arguments: [("GPIO17", UInt32?.some(17)), ("GPIO0", 0), ("GPIO017", nil), ("GPIO58", nil), ("LED", nil), ("GPIO", nil)])
+    @Test(arguments: [
+        ("GPIO17", UInt32?.some(17)), ("GPIO0", 0), ("GPIO017", nil), ("GPIO58", nil), ("LED", nil), ("GPIO", nil),
+    ])
     func namesLinesLikeAPiHeaderChip(name: String, offset: UInt32?) throws {
         #expect(try SimulatedGPIO(clock: ManualGPIOClock()).lineOffset(named: name) == offset)
     }
@@ -118,10 +122,11 @@ struct SimulatedGPIOTests {
 @Suite("Press scripts")
 struct PressScriptTests {
     @Test func parsesTimesHoldsAndUnits() throws {
-        #expect(try ScriptedPress.parseList("2s, 15s+2s,500ms,1.5s+100ms") == [
-            ScriptedPress(atSeconds: 2), ScriptedPress(atSeconds: 15, holdSeconds: 2),
-            ScriptedPress(atSeconds: 0.5), ScriptedPress(atSeconds: 1.5, holdSeconds: 0.1),
-        ])
+        #expect(
+            try ScriptedPress.parseList("2s, 15s+2s,500ms,1.5s+100ms") == [
+                ScriptedPress(atSeconds: 2), ScriptedPress(atSeconds: 15, holdSeconds: 2),
+                ScriptedPress(atSeconds: 0.5), ScriptedPress(atSeconds: 1.5, holdSeconds: 0.1),
+            ])
     }
 
     @Test(arguments: ["", "2", "2x", "-1s", "2s+", "2s+0s", "2s+1s+1s", "1e3s", "nans", "2s,,3s"])
@@ -132,7 +137,9 @@ struct PressScriptTests {
     }
 
     /// Times beyond a UInt64 of nanoseconds trapped in the conversion; beyond a week is refused.
-    @Test(arguments: ["99999999999999999999s", "18446744074s", "1s+99999999999999999999s", "604801s", "1s+604801s", "١s"])
+    @Test(arguments: [
+        "99999999999999999999s", "18446744074s", "1s+99999999999999999999s", "604801s", "1s+604801s", "١s",
+    ])
     func refusesTimesBeyondAWeekWithoutTrapping(text: String) {
         #expect(throws: ScriptedPress.ParseError.self) {
             try ScriptedPress.parseList(text)
@@ -140,7 +147,8 @@ struct PressScriptTests {
     }
 
     @Test func aWeekIsTheLatestPress() throws {
-        #expect(try ScriptedPress.parseList("604800s+604800s") == [ScriptedPress(atSeconds: 604_800, holdSeconds: 604_800)])
+        #expect(
+            try ScriptedPress.parseList("604800s+604800s") == [ScriptedPress(atSeconds: 604_800, holdSeconds: 604_800)])
     }
 
     @Test func errorNamesTheItem() {

@@ -34,8 +34,9 @@ final class MPU6050FIFOKernelTests: XCTestCase {
                     XCTAssertEqual(sample.index, previous.index + 1, file: file, line: line)
                     let step = (sample.angularRateDPS.x.rounded() - previous.angularRateDPS.x.rounded() + 200)
                         .truncatingRemainder(dividingBy: 200)
-                    XCTAssertEqual(step, 1, "index \(sample.index): \(sample.angularRateDPS.x) after \(previous.angularRateDPS.x)",
-                                   file: file, line: line)
+                    XCTAssertEqual(
+                        step, 1, "index \(sample.index): \(sample.angularRateDPS.x) after \(previous.angularRateDPS.x)",
+                        file: file, line: line)
                     checked += 1
                 }
                 previous = sample
@@ -100,14 +101,17 @@ final class MPU6050FIFOKernelTests: XCTestCase {
     /// A seated knee extension from 5° to 70° played by the kernel's sensor, measured by
     /// `romdev measure` on the bus and stored: the whole path of a live measurement.
     func testMeasureOnTheBusRecordsTheExtensionPlayed() throws {
-        let extension_ = KneeExtension(restDegrees: 5, peakDegrees: 70, leadInSeconds: 4, leadOutSeconds: 4)
-        let motion = MotionModel(movement: .kneeExtension(extension_))
+        let seatedExtension = KneeExtension(restDegrees: 5, peakDegrees: 70, leadInSeconds: 4, leadOutSeconds: 4)
+        let motion = MotionModel(movement: .kneeExtension(seatedExtension))
         let rate = Double(MPU6050Configuration.standard.sampleRateHz)
-        try MPU6050Simulator.play((0..<Int(motion.durationSeconds * rate)).map { index in
-            let state = motion.state(atSeconds: Double(index) / rate)
-            return MPU6050Simulator.Record(accelerationG: state.specificForceG, angularRateDPS: state.angularRateDPS)
-        })
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("romdev-fifo-\(UUID().uuidString)")
+        try MPU6050Simulator.play(
+            (0..<Int(motion.durationSeconds * rate)).map { index in
+                let state = motion.state(atSeconds: Double(index) / rate)
+                return MPU6050Simulator.Record(
+                    accelerationG: state.specificForceG, angularRateDPS: state.angularRateDPS)
+            })
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "romdev-fifo-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let environment = ProcessInfo.processInfo.environment.merging(

@@ -1,8 +1,8 @@
 import Foundation
 import Glibc
 import LinuxSystem
-import Testing
 import TestSupport
+import Testing
 
 /// Output files: only a regular file is ever replaced.
 @Suite struct AtomicFileTests {
@@ -13,7 +13,9 @@ import TestSupport
         try AtomicFile.write("new\n", to: path)
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "new\n")
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["out.csv"])
-        #expect(throws: AtomicFile.WriteError.self) { try AtomicFile.write("x", to: directory.path + "/missing/out.csv") }
+        #expect(throws: AtomicFile.WriteError.self) {
+            try AtomicFile.write("x", to: directory.path + "/missing/out.csv")
+        }
     }
 
     @Test func refusesToReplaceAFIFOADirectoryOrASymbolicLink() throws {
@@ -36,7 +38,10 @@ import TestSupport
         #expect(lstat(fifo, &status) == 0 && status.st_mode & S_IFMT == S_IFIFO)
         #expect(lstat(link, &status) == 0 && status.st_mode & S_IFMT == S_IFLNK)
         #expect(try String(contentsOfFile: target, encoding: .utf8) == "kept\n")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == ["fifo", "link", "sub", "target"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == [
+                "fifo", "link", "sub", "target",
+            ])
     }
 
     @Test func refusesADeviceNode() {

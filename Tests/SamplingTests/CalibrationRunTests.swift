@@ -1,7 +1,8 @@
-@testable import Fusion
+import Sensor
 import Synchronization
 import Testing
-import Sensor
+
+@testable import Fusion
 @testable import Sampling
 
 /// The guided calibration on the simulated `calibration` scenario, faster than real time.
@@ -27,10 +28,11 @@ import Sensor
         let scenario = SimulationScenario.calibration(seed: seed, mounting: mounting, temperatureCelsius: 25)
         let (result, steps) = try calibrate(scenario)
         let calibration = try result.get()
-        #expect(steps == [
-            .holdStill, .nextFace(captured: 1), .nextFace(captured: 2), .nextFace(captured: 3),
-            .nextFace(captured: 4), .nextFace(captured: 5), .nextFace(captured: 6), .strapOn, .swing, .finished,
-        ])
+        #expect(
+            steps == [
+                .holdStill, .nextFace(captured: 1), .nextFace(captured: 2), .nextFace(captured: 3),
+                .nextFace(captured: 4), .nextFace(captured: 5), .nextFace(captured: 6), .strapOn, .swing, .finished,
+            ])
         let errors = scenario.errors
         let offset = errors.accelOffsetG, gyro = errors.gyroOffsetDPS
         // Offsets to a few mg (a tenth of the datasheet's ±50 mg), bias to 0.1 °/s.
@@ -44,8 +46,9 @@ import Sensor
         // (shorter true period than the timestamps say) reads as a larger sensitivity.
         let gyroInverse = try #require(matrix(errors.gyroSensitivity).inverse)
         let expected = accelerometer * gyroInverse
-        let scaled = Matrix3(rows: expected.row0 / (1 + errors.sampleClockError),
-                             expected.row1 / (1 + errors.sampleClockError), expected.row2 / (1 + errors.sampleClockError))
+        let scaled = Matrix3(
+            rows: expected.row0 / (1 + errors.sampleClockError),
+            expected.row1 / (1 + errors.sampleClockError), expected.row2 / (1 + errors.sampleClockError))
         #expect((calibration.gyroMatrix - scaled).maximumMagnitude < 0.003)
         // The shin axis is "up" in the strapped start pose (the shank 3° from vertical); extension
         // turns the shank by −θ about its y, so the hinge (positive toward extension) is its −y.
@@ -58,8 +61,9 @@ import Sensor
     }
 
     private func matrix(_ m: SensitivityMatrix) -> Matrix3 {
-        Matrix3(rows: Vector3(m.row0.x, m.row0.y, m.row0.z), Vector3(m.row1.x, m.row1.y, m.row1.z),
-                Vector3(m.row2.x, m.row2.y, m.row2.z))
+        Matrix3(
+            rows: Vector3(m.row0.x, m.row0.y, m.row0.z), Vector3(m.row1.x, m.row1.y, m.row1.z),
+            Vector3(m.row2.x, m.row2.y, m.row2.z))
     }
 
     @Test func refusesWhenTheDeviceMovesDuringTheGyroBiasWindow() throws {

@@ -1,8 +1,9 @@
 import Dispatch
 import Fusion
+import Sensor
 import Synchronization
 import Testing
-import Sensor
+
 @testable import Sampling
 
 /// The guided measurement on the simulator, paced by a manual clock (faster than real time).

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Sensor
 
 @Suite struct MotionModelTests {
@@ -37,7 +38,8 @@ import Testing
         for step in 0..<Int(model.durationSeconds / dt) {
             let t = Double(step) * dt
             // The rate about the board's y axis is the negative inclination rate.
-            angle -= (model.state(atSeconds: t).angularRateDPS.y + model.state(atSeconds: t + dt).angularRateDPS.y) / 2 * dt
+            angle -=
+                (model.state(atSeconds: t).angularRateDPS.y + model.state(atSeconds: t + dt).angularRateDPS.y) / 2 * dt
             #expect(abs(angle - model.state(atSeconds: t + dt).inclinationDegrees) < 0.01)
         }
     }

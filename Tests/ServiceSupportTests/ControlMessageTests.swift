@@ -21,8 +21,12 @@ struct ControlMessageTests {
 
     @Test func requestWireFormat() {
         #expect(text(ControlRequest.measure(limb: "left").line) == #"{"limb":"left","request":"measure"}"# + "\n")
-        #expect(text(ControlRequest.measure(limb: nil, unscheduled: true).line) == #"{"request":"measure","unscheduled":true}"# + "\n")
-        #expect(text(ControlRequest.exportDone(files: ["a/b.csv"]).line) == #"{"files":["a/b.csv"],"request":"export-done"}"# + "\n")
+        #expect(
+            text(ControlRequest.measure(limb: nil, unscheduled: true).line)
+                == #"{"request":"measure","unscheduled":true}"# + "\n")
+        #expect(
+            text(ControlRequest.exportDone(files: ["a/b.csv"]).line)
+                == #"{"files":["a/b.csv"],"request":"export-done"}"# + "\n")
     }
 
     @Test(arguments: [
@@ -50,10 +54,12 @@ struct ControlMessageTests {
 
     @Test func escapesAndSpacingAreJSONAllTheSame() throws {
         #expect(try ControlRequest(line: bytes(#" { "request" : "stat\u0075s" } "#)) == .status)
-        #expect(try ControlRequest(line: bytes(#"{"request":"export-done","files":["a\"b.csv","\ud83d\ude00"]}"#))
-            == .exportDone(files: ["a\"b.csv", "😀"]))
-        #expect(try ControlRequest(line: bytes(#"{"request":"measure","limb":null,"unscheduled":false}"#))
-            == .measure(limb: nil, unscheduled: false))
+        #expect(
+            try ControlRequest(line: bytes(#"{"request":"export-done","files":["a\"b.csv","\ud83d\ude00"]}"#))
+                == .exportDone(files: ["a\"b.csv", "😀"]))
+        #expect(
+            try ControlRequest(line: bytes(#"{"request":"measure","limb":null,"unscheduled":false}"#))
+                == .measure(limb: nil, unscheduled: false))
     }
 
     @Test func replyWithPayloadRoundTrips() throws {
@@ -61,7 +67,8 @@ struct ControlMessageTests {
             var rangeDegrees: Double
             var limb: String
         }
-        let reply = try ControlReply.ok("Range of motion 112°\nstored", payload: Result(rangeDegrees: 112.5, limb: "left"))
+        let reply = try ControlReply.ok(
+            "Range of motion 112°\nstored", payload: Result(rangeDegrees: 112.5, limb: "left"))
         let line = reply.line
         #expect(line.filter { $0 == UInt8(ascii: "\n") }.count == 1, "one line even with a newline in the message")
         let decoded = try ControlReply(line: Array(line.dropLast()))
@@ -78,12 +85,16 @@ struct ControlMessageTests {
     }
 
     @Test func replyWireFormat() {
-        #expect(text(ControlReply.busy("a measurement is running").line) == #"{"message":"a measurement is running","status":"busy"}"# + "\n")
+        #expect(
+            text(ControlReply.busy("a measurement is running").line)
+                == #"{"message":"a measurement is running","status":"busy"}"# + "\n")
         #expect(text(ControlReply.badRequest("x").line) == #"{"message":"x","status":"bad-request"}"# + "\n")
     }
 
     @Test func malformedRepliesAreRefused() {
-        #expect(throws: ControlMessageError(#"no known "status""#)) { try ControlReply(line: bytes(#"{"status":"maybe","message":""}"#)) }
+        #expect(throws: ControlMessageError(#"no known "status""#)) {
+            try ControlReply(line: bytes(#"{"status":"maybe","message":""}"#))
+        }
         #expect(throws: ControlMessageError(#"no "message""#)) { try ControlReply(line: bytes(#"{"status":"ok"}"#)) }
     }
 }
@@ -92,8 +103,15 @@ struct ControlMessageTests {
 struct ControlSocketLocationTests {
     @Test func environmentThenConfigurationThenRun() {
         #expect(ControlSocketLocation.path(environment: [:]) == "/run/romdev/control.sock")
-        #expect(ControlSocketLocation.path(configuredDirectory: "/srv/romdev", environment: [:]) == "/srv/romdev/control.sock")
-        #expect(ControlSocketLocation.path(configuredDirectory: "/srv/romdev", environment: ["ROMDEV_RUNTIME_DIR": "/tmp/r/"]) == "/tmp/r/control.sock")
-        #expect(ControlSocketLocation.path(configuredDirectory: "", environment: ["ROMDEV_RUNTIME_DIR": ""]) == "/run/romdev/control.sock")
+        #expect(
+            ControlSocketLocation.path(configuredDirectory: "/srv/romdev", environment: [:])
+                == "/srv/romdev/control.sock")
+        #expect(
+            ControlSocketLocation.path(
+                configuredDirectory: "/srv/romdev", environment: ["ROMDEV_RUNTIME_DIR": "/tmp/r/"])
+                == "/tmp/r/control.sock")
+        #expect(
+            ControlSocketLocation.path(configuredDirectory: "", environment: ["ROMDEV_RUNTIME_DIR": ""])
+                == "/run/romdev/control.sock")
     }
 }

@@ -1,8 +1,8 @@
 import Foundation
 import Glibc
 import ServiceSupport
-import Testing
 import TestSupport
+import Testing
 
 /// Every one-byte mutation of valid request lines (a byte deleted, or replaced by one of the
 /// bytes JSON gives a meaning, or by bytes that are not text): exhaustive, so the same cases run

@@ -3,8 +3,8 @@ import Glibc
 import LinuxSystem
 import ServiceSupport
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 /// A client request running on its own thread, as `romdev measure` would in another process.
 private final class PendingCall: Sendable {
@@ -241,7 +241,7 @@ struct ControlSocketTests {
         let server = try ControlServer(path: directory.path("control.sock"))
         // The daemon is not polling (mid-measurement): fill its listen queue with silent clients.
         var fillers: [CInt] = []
-        defer { fillers.forEach { close($0) } }
+        defer { for filler in fillers { close(filler) } }
         let client = ControlClient(path: server.path, connectTimeoutNanoseconds: 50_000_000)
         var outcome: ControlClientError?
         while outcome == nil && fillers.count < 64 {
@@ -254,7 +254,9 @@ struct ControlSocketTests {
                 address.sun_family = sa_family_t(AF_UNIX)
                 withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(server.path.utf8)) }
                 _ = withUnsafePointer(to: &address) {
-                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                        connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+                    }
                 }
                 fillers.append(descriptor)
             } catch {
@@ -275,7 +277,9 @@ struct ControlSocketTests {
         // client waiting for its reply: it stays in the queue.
         let extra = try #require(rawConnect(server.path))
         defer { close(extra) }
-        _ = Array(ControlRequest.calibrate.line).withUnsafeBytes { send(extra, $0.baseAddress, $0.count, CInt(MSG_NOSIGNAL)) }
+        _ = Array(ControlRequest.calibrate.line).withUnsafeBytes {
+            send(extra, $0.baseAddress, $0.count, CInt(MSG_NOSIGNAL))
+        }
         #expect(try server.receive().isEmpty)
         for request in received {
             server.reply(.ok("idle"), to: request.id)
@@ -313,14 +317,16 @@ struct ControlSocketTests {
         let server = try ControlServer(path: directory.path("control.sock"))
         // Clients that connect and never send a line take every place.
         var silent: [CInt] = []
-        defer { silent.forEach { close($0) } }
+        defer { for descriptor in silent { close(descriptor) } }
         for _ in 0..<ControlServer.maximumConnections {
             let descriptor = socket(AF_UNIX, CInt(SOCK_STREAM.rawValue), 0)
             var address = sockaddr_un()
             address.sun_family = sa_family_t(AF_UNIX)
             withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(server.path.utf8)) }
             let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+                }
             }
             #expect(connected == 0)
             silent.append(descriptor)
@@ -374,14 +380,17 @@ struct ControlSocketTests {
         let directory = try TemporaryDirectory()
         let server = try ControlServer(path: directory.path("control.sock"), mode: 0o600)
         chmod(server.path, 0o000)
-        #expect(throws: ControlClientError.permissionDenied(path: server.path)) { try ControlClient(path: server.path).send(.status) }
+        #expect(throws: ControlClientError.permissionDenied(path: server.path)) {
+            try ControlClient(path: server.path).send(.status)
+        }
     }
 
     /// Requests nested `depth` deep: 1300 objects make 6.5 KB, longer than a request may be.
     static func nested(_ kind: String, depth: Int) -> String {
         kind == "array"
             ? String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
-            : #"{"request":"status","x":"# + String(repeating: #"{"a":"#, count: depth) + "1" + String(repeating: "}", count: depth) + "}"
+            : #"{"request":"status","x":"# + String(repeating: #"{"a":"#, count: depth) + "1"
+                + String(repeating: "}", count: depth) + "}"
     }
 
     @Test(arguments: [("object", 1300), ("array", 3000), ("object", 200)])
@@ -398,7 +407,9 @@ struct ControlSocketTests {
                 return
             }
             defer { close(descriptor) }
-            _ = Array((text + "\n").utf8).withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, CInt(MSG_NOSIGNAL)) }
+            _ = Array((text + "\n").utf8).withUnsafeBytes {
+                send(descriptor, $0.baseAddress, $0.count, CInt(MSG_NOSIGNAL))
+            }
             let outcome = try? readToEndReportingReset(descriptor)
             answer.withLock { $0 = outcome }
             finished.signal()
@@ -473,7 +484,9 @@ struct ControlSocketTests {
         // opens more connections behind it.
         let client = try #require(rawConnect(server.path))
         defer { close(client) }
-        _ = Array(ControlRequest.status.line).withUnsafeBytes { send(client, $0.baseAddress, $0.count, CInt(MSG_NOSIGNAL)) }
+        _ = Array(ControlRequest.status.line).withUnsafeBytes {
+            send(client, $0.baseAddress, $0.count, CInt(MSG_NOSIGNAL))
+        }
         childOpens(16)
         let received = try server.receive()
         #expect(received.map(\.request) == [.status])

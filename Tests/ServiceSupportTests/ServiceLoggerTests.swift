@@ -54,7 +54,11 @@ struct ServiceLoggerTests {
         let capture = Capture()
         let logger = ServiceLogger(minimumLevel: .notice, descriptor: capture.writeEnd)
         var evaluated = false
-        logger.debug({ evaluated = true; return "hidden" }())
+        logger.debug(
+            {
+                evaluated = true
+                return "hidden"
+            }())
         logger.info("hidden too")
         logger.notice("shown")
         #expect(!evaluated)

@@ -109,12 +109,16 @@ struct SignalWatcherTests {
         let watcher = try SignalWatcher()
         var during = sigaction()
         sigaction(SIGHUP, nil, &during)
-        #expect(unsafeBitCast(during.__sigaction_handler.sa_handler, to: Int.self) != unsafeBitCast(before.__sigaction_handler.sa_handler, to: Int.self))
+        #expect(
+            unsafeBitCast(during.__sigaction_handler.sa_handler, to: Int.self)
+                != unsafeBitCast(before.__sigaction_handler.sa_handler, to: Int.self))
         watcher.restore()
         watcher.restore()
         var after = sigaction()
         sigaction(SIGHUP, nil, &after)
-        #expect(unsafeBitCast(after.__sigaction_handler.sa_handler, to: Int.self) == unsafeBitCast(before.__sigaction_handler.sa_handler, to: Int.self))
+        #expect(
+            unsafeBitCast(after.__sigaction_handler.sa_handler, to: Int.self)
+                == unsafeBitCast(before.__sigaction_handler.sa_handler, to: Int.self))
         let again = try SignalWatcher()
         again.restore()
     }

@@ -26,7 +26,9 @@ extension ApplianceDaemon {
             return
         }
         if trust != previousTrust || (!trustKnown && !trust.isTrusted) {
-            log(trust.isTrusted ? .notice : .warning, trust.isTrusted ? "clock trusted: reminders on" : "\(trust): no reminders, no day counted as missed")
+            log(
+                trust.isTrusted ? .notice : .warning,
+                trust.isTrusted ? "clock trusted: reminders on" : "\(trust): no reminders, no day counted as missed")
         }
         trustKnown = true
         if day != previousDay {
@@ -51,7 +53,10 @@ extension ApplianceDaemon {
         if problem == nil, sensorProblem != nil {
             log(.notice, "motion sensor answers on \(parts.sensor.location)")
         } else if let problem, sensorProblem == nil {
-            log(.warning, "motion sensor not answering on \(parts.sensor.location): \(problem); retrying every \(settings.timing.sensorRetryNanoseconds / 1_000_000_000) s")
+            log(
+                .warning,
+                "motion sensor not answering on \(parts.sensor.location): \(problem); retrying every \(settings.timing.sensorRetryNanoseconds / 1_000_000_000) s"
+            )
         }
         sensorProblem = problem
     }
@@ -67,7 +72,8 @@ extension ApplianceDaemon {
 
     func soundReminderIfDue(at wall: Date) {
         guard dayStatus.isMeasurementDue, trust.isTrusted, storeProblem == nil,
-            let reminder = policy.reminderToSound(at: wall, lastSounded: lastReminder, today: reminderInstants(on: wall))
+            let reminder = policy.reminderToSound(
+                at: wall, lastSounded: lastReminder, today: reminderInstants(on: wall))
         else { return }
         lastReminder = reminder
         play(.reminder)

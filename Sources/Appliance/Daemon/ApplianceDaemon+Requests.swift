@@ -19,7 +19,8 @@ extension ApplianceDaemon {
                 } else {
                     do {
                         try startMeasurement(
-                            unscheduled ? .unscheduled : .scheduled, request: pending, limb: limb.flatMap(Limb.init(rawValue:)),
+                            unscheduled ? .unscheduled : .scheduled, request: pending,
+                            limb: limb.flatMap(Limb.init(rawValue:)),
                             measurementProtocol: protocolName.flatMap(MeasurementProtocol.init(rawValue:)), at: wall)
                     } catch {
                         log(.warning, "measurement request refused: \(error)")
@@ -29,7 +30,9 @@ extension ApplianceDaemon {
             case .calibrate:
                 startCalibration(pending)
             case .exportDone(let files):
-                log(.notice, "export finished: \(files.count) file\(files.count == 1 ? "" : "s"); the stick may be removed")
+                log(
+                    .notice,
+                    "export finished: \(files.count) file\(files.count == 1 ? "" : "s"); the stick may be removed")
                 if !isBusy {
                     play(.done)
                     showTransient(.success, for: 3_000_000_000)
@@ -48,7 +51,8 @@ extension ApplianceDaemon {
             return
         }
         guard let calibrations = parts.calibrations else {
-            pending.reply(.failed("this daemon does not calibrate; stop it (systemctl stop romdev) and run 'romdev calibrate'"))
+            pending.reply(
+                .failed("this daemon does not calibrate; stop it (systemctl stop romdev) and run 'romdev calibrate'"))
             return
         }
         do throws(SensorRefusal) {
@@ -78,7 +82,8 @@ extension ApplianceDaemon {
                 running.step = "lay the sensor flat and still"
                 play(.holdStill)
             case .nextFace(let captured):
-                running.step = captured < 6
+                running.step =
+                    captured < 6
                     ? "face \(captured) of 6 done, turn it \(GuidedCalibration.faceOrder[captured]) up"
                     : "all six faces done, turn it back \(GuidedCalibration.faceOrder[6]) up"
                 play(.go)

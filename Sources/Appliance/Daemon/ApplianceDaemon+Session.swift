@@ -29,7 +29,8 @@ extension ApplianceDaemon {
             }
             log(.info, "button pressed")
             do {
-                try startMeasurement(.scheduled, request: nil, limb: nil, measurementProtocol: nil, at: parts.wallClock.now)
+                try startMeasurement(
+                    .scheduled, request: nil, limb: nil, measurementProtocol: nil, at: parts.wallClock.now)
             } catch {
                 log(.warning, "no measurement: \(error)")
             }
@@ -67,7 +68,8 @@ extension ApplianceDaemon {
         }
         let plan = try? parts.store.carePlanSettings()
         // The request's protocol, else the configuration's, else what the care plan asks for.
-        let measurementProtocol = requested ?? settings.configuration.measurementProtocol
+        let measurementProtocol =
+            requested ?? settings.configuration.measurementProtocol
             ?? MeasurementProtocol(plan?.rangeOfMotionProtocol ?? .extension)
         let measurement: any GuidedRun<GuidedMeasurementEvent>
         do {
@@ -79,7 +81,10 @@ extension ApplianceDaemon {
         shownPattern = nil
         transientPattern = nil
         let origin = request == nil ? "" : " (requested over the control socket)"
-        log(.notice, "measurement started (\(measurementProtocol.rawValue)\(task == .unscheduled ? ", unscheduled" : ""))\(origin)")
+        log(
+            .notice,
+            "measurement started (\(measurementProtocol.rawValue)\(task == .unscheduled ? ", unscheduled" : ""))\(origin)"
+        )
     }
 
     /// Turns the running session's events into cues, and stores its result.
@@ -133,14 +138,19 @@ extension ApplianceDaemon {
         do {
             try parts.store.recordMeasurement(result, on: running.target, limb: running.limb, at: wall)
         } catch .unusable(let reason) {
-            fail(running, "measurement not usable: \(reason); nothing stored, please measure again", code: .measurementFailed)
+            fail(
+                running, "measurement not usable: \(reason); nothing stored, please measure again",
+                code: .measurementFailed)
             return
         } catch {
             fail(running, "could not store the measurement in \(parts.store.path): \(error)", code: .storageFailure)
             return
         }
         // The write is committed (synchronous=FULL): only now may the patient hear "done".
-        log(.notice, "stored \(result.summary)\(result.flags.isEmpty ? "" : "; flags: " + result.flags.names.joined(separator: ", "))")
+        log(
+            .notice,
+            "stored \(result.summary)\(result.flags.isEmpty ? "" : "; flags: " + result.flags.names.joined(separator: ", "))"
+        )
         play(.done)
         showTransient(.success, for: 3_000_000_000)
         if let request = running.request {

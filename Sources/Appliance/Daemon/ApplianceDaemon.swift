@@ -154,7 +154,8 @@ public final class ApplianceDaemon {
     static func policy(_ configuration: ApplianceConfiguration, store: CareStore) -> ReminderPolicy {
         var calendar = store.calendar
         if let zone = configuration.timeZone { calendar.timeZone = zone }
-        return ReminderPolicy(reminders: configuration.reminders, quietHours: configuration.quietHours, calendar: calendar)
+        return ReminderPolicy(
+            reminders: configuration.reminders, quietHours: configuration.quietHours, calendar: calendar)
     }
 
     var now: UInt64 { parts.monotonic.nowNanoseconds }
@@ -180,13 +181,18 @@ public final class ApplianceDaemon {
         sensorProblem = initialProblem
         self.panelProblem = panelProblem
         if let panelProblem {
-            log(.error, "no button, LED or buzzer: \(panelProblem); check the button, led and buzzer keys of the "
-                + "configuration, that the romdev user is in group gpio, and that no other program holds the lines "
-                + "(gpioinfo); running without them until restarted")
+            log(
+                .error,
+                "no button, LED or buzzer: \(panelProblem); check the button, led and buzzer keys of the "
+                    + "configuration, that the romdev user is in group gpio, and that no other program holds the lines "
+                    + "(gpioinfo); running without them until restarted")
         }
         lastSensorProbe = now
         if let initialProblem {
-            log(.warning, "motion sensor not answering on \(parts.sensor.location): \(initialProblem); retrying every \(settings.timing.sensorRetryNanoseconds / 1_000_000_000) s")
+            log(
+                .warning,
+                "motion sensor not answering on \(parts.sensor.location): \(initialProblem); retrying every \(settings.timing.sensorRetryNanoseconds / 1_000_000_000) s"
+            )
         }
         refresh(at: parts.wallClock.now)
         parts.output.notify([.ready, .status(statusLine(at: parts.wallClock.now))])
@@ -225,7 +231,9 @@ public final class ApplianceDaemon {
         let wall = parts.wallClock.now
         pingWatchdog()
         let day = LocalDay(wall, calendar: parts.store.calendar)
-        if day != currentDay || refreshRequested || lastRefresh.map({ now - $0 >= settings.timing.storeRefreshNanoseconds }) ?? true {
+        if day != currentDay || refreshRequested
+            || lastRefresh.map({ now - $0 >= settings.timing.storeRefreshNanoseconds }) ?? true
+        {
             refresh(at: wall)
         }
         if sensorProblem != nil, !isBusy, now - lastSensorProbe >= settings.timing.sensorRetryNanoseconds {

@@ -13,7 +13,10 @@ public struct DaemonTiming: Equatable, Sendable {
     /// How long a failure's LED pattern shows before the day's pattern returns.
     public var faultCueNanoseconds: UInt64
 
-    public init(busyPollNanoseconds: UInt64, storeRefreshNanoseconds: UInt64, sensorRetryNanoseconds: UInt64, faultCueNanoseconds: UInt64) {
+    public init(
+        busyPollNanoseconds: UInt64, storeRefreshNanoseconds: UInt64, sensorRetryNanoseconds: UInt64,
+        faultCueNanoseconds: UInt64
+    ) {
         self.busyPollNanoseconds = busyPollNanoseconds
         self.storeRefreshNanoseconds = storeRefreshNanoseconds
         self.sensorRetryNanoseconds = sensorRetryNanoseconds

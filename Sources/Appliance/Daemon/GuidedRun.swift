@@ -40,7 +40,9 @@ public enum GuidedMeasurementEvent: Equatable, Sendable {
 public protocol GuidedMeasurementStarter: AnyObject {
     /// Opens and configures the sensor and starts a session following `measurementProtocol`.
     /// - Throws: The sensor's error when it cannot be opened or configured.
-    func startMeasurement(_ measurementProtocol: MeasurementProtocol) throws(MPU6050Error) -> any GuidedRun<GuidedMeasurementEvent>
+    func startMeasurement(_ measurementProtocol: MeasurementProtocol) throws(MPU6050Error) -> any GuidedRun<
+        GuidedMeasurementEvent
+    >
 }
 
 /// Checks the sensor answers, at start-up and while it is missing.
@@ -87,7 +89,6 @@ public enum GuidedCalibrationFailure: Error, Equatable, Sendable, CustomStringCo
         }
     }
 }
-
 
 /// Starts calibrations on the sensor.
 public protocol GuidedCalibrationStarter: AnyObject {

@@ -19,7 +19,9 @@ public enum CareDayStatus: Equatable, Sendable {
     ///   - hasCarePlan: Whether the plan was seeded.
     ///   - onboardingPending: Whether onboarding still lacks an outcome.
     ///   - rangeOfMotionEvents: The day's range-of-motion events, in order.
-    public static func evaluate(hasCarePlan: Bool, onboardingPending: Bool, rangeOfMotionEvents: [Event]) -> CareDayStatus {
+    public static func evaluate(hasCarePlan: Bool, onboardingPending: Bool, rangeOfMotionEvents: [Event])
+        -> CareDayStatus
+    {
         guard hasCarePlan else { return .noCarePlan }
         if onboardingPending { return .onboardingPending }
         guard !rangeOfMotionEvents.isEmpty else { return .nothingScheduled }

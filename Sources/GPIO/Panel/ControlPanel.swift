@@ -90,7 +90,8 @@ public final class ControlPanel {
     /// When ``service()`` is due without a new edge: the debouncer's or the cues' next step; nil
     /// when neither has one.
     public var nextDeadlineNanoseconds: UInt64? {
-        [debouncer.nextDeadlineNanoseconds, cues.nextDeadline(afterNanoseconds: clock.nowNanoseconds)].compactMap { $0 }.min()
+        [debouncer.nextDeadlineNanoseconds, cues.nextDeadline(afterNanoseconds: clock.nowNanoseconds)].compactMap { $0 }
+            .min()
     }
 
     /// Takes the button's pending edges and moves the debouncer and the cues on to now. Never

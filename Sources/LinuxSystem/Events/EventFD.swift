@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 import CLinux
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
 
 /// A kernel counter that is readable while it is above zero: how one thread (or a simulated
 /// device) wakes a ``Poll`` wait in another. The corresponding call is

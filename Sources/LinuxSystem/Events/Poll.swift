@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// What `poll(2)` waits for on a descriptor, or reports back. The corresponding C constants are
@@ -56,7 +56,8 @@ public enum Poll {
     @discardableResult
     public static func wait(_ descriptors: inout [PollDescriptor], timeoutNanoseconds: UInt64?) throws(Errno) -> Int {
         var entries = descriptors.map { pollfd(fd: $0.descriptor, events: $0.events.rawValue, revents: 0) }
-        let milliseconds = timeoutNanoseconds.map { CInt(clamping: ($0 / 1_000_000) + ($0 % 1_000_000 == 0 ? 0 : 1)) } ?? -1
+        let milliseconds =
+            timeoutNanoseconds.map { CInt(clamping: ($0 / 1_000_000) + ($0 % 1_000_000 == 0 ? 0 : 1)) } ?? -1
         let result = poll(&entries, nfds_t(entries.count), milliseconds)
         if result < 0 {
             let error = Errno.current

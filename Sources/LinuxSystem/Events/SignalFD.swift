@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 import CLinux
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
 
 /// Signals delivered as readable data instead of to a handler: the signals are blocked in every
 /// thread and read from the descriptor by the loop that polls it, so there is no handler, no

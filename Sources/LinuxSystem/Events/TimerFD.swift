@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 import CLinux
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
 
 /// A one-shot timer on `CLOCK_MONOTONIC` that makes its descriptor readable when it expires, so
 /// a ``Poll`` wait ends at a deadline without a time-out of its own. The corresponding call is

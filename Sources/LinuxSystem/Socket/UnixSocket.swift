@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// A non-blocking `AF_UNIX` socket, and the one place that decides what `EINTR` and `EAGAIN`
@@ -87,7 +87,9 @@ public final class UnixSocket {
             if client >= 0 {
                 let socket = UnixSocket(accepted: client, path: path)
                 let flags = fcntl(client, F_GETFL)
-                guard flags >= 0, fcntl(client, F_SETFL, flags | O_NONBLOCK) == 0, fcntl(client, F_SETFD, FD_CLOEXEC) == 0 else {
+                guard flags >= 0, fcntl(client, F_SETFL, flags | O_NONBLOCK) == 0,
+                    fcntl(client, F_SETFD, FD_CLOEXEC) == 0
+                else {
                     throw UnixSocketError(.accept, path: path, errno: .current)
                 }
                 return socket

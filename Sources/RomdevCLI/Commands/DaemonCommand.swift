@@ -11,27 +11,36 @@ struct DaemonCommand: CommandAction, Equatable {
     static let printConfig = Option.flag(
         "print-config", help: "Print the default configuration file, every key commented, and exit.")
     static let checkConfig = Option.flag(
-        "check-config", help: "Read the configuration file, report the first problem (exit 78) or print the settings, and exit.")
+        "check-config",
+        help: "Read the configuration file, report the first problem (exit 78) or print the settings, and exit.")
     static let simulate = Option.flag(
         "simulate", inlineValueName: "scenario",
-        help: "Run on the simulated sensor and GPIO chip, LED and buzzer changes in the log; '--simulate=still' names what the simulated leg does.",
+        help:
+            "Run on the simulated sensor and GPIO chip, LED and buzzer changes in the log; '--simulate=still' names what the simulated leg does.",
         allowedValues: SimulationScenario.names)
     static let seed = Option.value(
         "seed", valueName: "n", help: "Simulation only: seed of the simulated sensor's noise.", defaultValue: "0")
     static let pressAt = Option.value(
         "press-at", valueName: "list",
-        help: "Simulation only: button presses after the start, e.g. 7s,40s+2s (+HOLD for a long press). Without it, each line on standard input is a short press ('long' for a long one).")
+        help:
+            "Simulation only: button presses after the start, e.g. 7s,40s+2s (+HOLD for a long press). Without it, each line on standard input is a short press ('long' for a long one)."
+    )
     static let startAt = Option.value(
         "start-at", valueName: "time",
-        help: "Simulation only: the wall clock's start, local time in the plan's zone, e.g. 2026-06-08T08:59:55 (default: now).")
+        help:
+            "Simulation only: the wall clock's start, local time in the plan's zone, e.g. 2026-06-08T08:59:55 (default: now)."
+    )
     static let exitAfter = Option.value(
         "exit-after", valueName: "n", help: "Simulation only: stop after N measurements have ended (stored or failed).")
     static let timeScale = Option.value(
         "time-scale", valueName: "factor",
-        help: "Simulation only: run simulated time this many times faster than real time (1 to 1000).", defaultValue: "1")
+        help: "Simulation only: run simulated time this many times faster than real time (1 to 1000).",
+        defaultValue: "1")
     static let boardGPIO = Option.flag(
         "board-gpio",
-        help: "Simulation only: the simulated sensor with the configuration's button, LED and buzzer on the board's GPIO chips, in real time.")
+        help:
+            "Simulation only: the simulated sensor with the configuration's button, LED and buzzer on the board's GPIO chips, in real time."
+    )
 
     static let command = Command(
         name: "daemon", abstract: "Run the appliance: reminders, the button and guided measurements.",

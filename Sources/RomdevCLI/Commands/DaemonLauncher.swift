@@ -8,9 +8,9 @@ import Sensor
 import ServiceSupport
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// Builds the daemon's parts in start-up order (store, sensor check, GPIO lines, control socket)
@@ -45,7 +45,8 @@ struct DaemonLauncher {
         let storeOptions = StoreOptions(path: store.path ?? configuration.storePath)
         let location = try storeOptions.checkedLocation(in: context).location
         let careStore = try attempt("could not open the care store at \(location.path)") {
-            try CareStore(path: location.path, access: .create, timeZone: configuration.timeZone ?? context.defaultTimeZone)
+            try CareStore(
+                path: location.path, access: .create, timeZone: configuration.timeZone ?? context.defaultTimeZone)
         }
         logger.notice("care store \(location.path) (from \(location.source.rawValue))")
 
@@ -55,7 +56,8 @@ struct DaemonLauncher {
         let calibration = try calibrationFile.load()
         let sensorSettings = try MPU6050Configuration(sampleRateHz: configuration.sampleRateHz)
         let openSensor = sensorOpener(clock: clocks.sensor)
-        let sensorLocation = simulation.map { "simulated \($0.scenario) sensor" }
+        let sensorLocation =
+            simulation.map { "simulated \($0.scenario) sensor" }
             ?? "\(configuration.i2cBus) at \(addressText(configuration.i2cAddress))"
         let probe = SensorIdentityProbe(location: sensorLocation, openSensor: openSensor)
         var sensorProblem: MPU6050Error?
@@ -89,17 +91,21 @@ struct DaemonLauncher {
         let wallClock: any WallClock
         if let simulation {
             let calendar = careStore.calendar
-            let start = try simulation.startAt.map { argument -> Date in
-                guard let date = argument.date(in: calendar) else {
-                    throw CommandFailure("the start time \(argument) does not exist in \(calendar.timeZone.identifier)")
-                }
-                return date
-            } ?? context.now()
+            let start =
+                try simulation.startAt.map { argument -> Date in
+                    guard let date = argument.date(in: calendar) else {
+                        throw CommandFailure(
+                            "the start time \(argument) does not exist in \(calendar.timeZone.identifier)")
+                    }
+                    return date
+                } ?? context.now()
             wallClock = SimulatedWallClock(start: start, monotonic: clocks.monotonic)
             if let simulatedChip, simulation.presses == nil {
                 StandardInputPresses.start(chip: simulatedChip, logger: logger)
             }
-            logger.notice("simulation: wall clock from \(LocalTime.iso8601(start, calendar: calendar)), time \(format(simulation.timeScale, 0))x")
+            logger.notice(
+                "simulation: wall clock from \(LocalTime.iso8601(start, calendar: calendar)), time \(format(simulation.timeScale, 0))x"
+            )
         } else {
             wallClock = SystemWallClock()
         }
@@ -145,7 +151,9 @@ struct DaemonLauncher {
     /// Opens the sensor for one session or probe: the I2C adapter, or a fresh simulated sensor.
     func sensorOpener(clock: any MonotonicClock) -> SensorProcedureStarter.OpenSensor {
         if let simulation {
-            let scenario = SimulationScenario.named(simulation.scenario, seed: simulation.seed) ?? .kneeExtension(seed: simulation.seed)
+            let scenario =
+                SimulationScenario.named(simulation.scenario, seed: simulation.seed)
+                ?? .kneeExtension(seed: simulation.seed)
             let address = configuration.i2cAddress
             return { () throws(MPU6050Error) -> MPU6050 in
                 try MPU6050(bus: SimulatedMPU6050(scenario: scenario, clock: clock), address: address, clock: clock)
@@ -163,7 +171,9 @@ struct DaemonLauncher {
     /// Requests the lines on the board's chips (also with `--board-gpio`), or on a simulated chip
     /// whose output changes are logged. Lines that cannot be requested give no panel and the reason, with what to check:
     /// the daemon runs on without them.
-    func controlPanel(clock: any GPIOClock, logger: ServiceLogger) -> (panel: ControlPanel?, problem: GPIOError?, chip: SimulatedGPIO?) {
+    func controlPanel(clock: any GPIOClock, logger: ServiceLogger) -> (
+        panel: ControlPanel?, problem: GPIOError?, chip: SimulatedGPIO?
+    ) {
         var lines = configuration.gpio
         let locator: GPIOLineLocator
         var chip: SimulatedGPIO?
@@ -171,7 +181,8 @@ struct DaemonLauncher {
             let names = Self.lineNames(lines)
             let simulated = SimulatedGPIO(clock: clock, presses: simulation.presses ?? []) { change in
                 let name = change.line.name.flatMap { names[$0] } ?? change.line.description
-                logger.info("sim +\(format(Double(change.atNanoseconds) / 1e9, 2))s \(name) \(change.value ? "on" : "off")")
+                logger.info(
+                    "sim +\(format(Double(change.atNanoseconds) / 1e9, 2))s \(name) \(change.value ? "on" : "off")")
             }
             chip = simulated
             lines.chip = .path(simulated.info.path)

@@ -1,9 +1,9 @@
+import Appliance
 import Care
 import CareStorage
 import Foundation
 import Fusion
 import Sampling
-import Appliance
 import ServiceSupport
 
 extension Command {
@@ -51,7 +51,10 @@ extension Command {
             the daemon.
             """,
         options: SensorSource.options(defaultScenario: "knee-extension")
-            + [MeasureAction.limbOption, ProtocolOption.option, MeasureAction.jsonOption, MeasureAction.unscheduledOption, CalibrationFile.option]
+            + [
+                MeasureAction.limbOption, ProtocolOption.option, MeasureAction.jsonOption,
+                MeasureAction.unscheduledOption, CalibrationFile.option,
+            ]
             + StoreOptions.options,
         make: { values in
             MeasureAction(
@@ -73,7 +76,8 @@ struct MeasureAction: CommandAction, Equatable {
         allowedValues: Limb.allCases.map(\.rawValue))
     static let jsonOption = Option.flag("json", help: "Print the result as JSON (and no prompts).")
     static let unscheduledOption = Option.flag(
-        "unscheduled", help: "Record the measurement outside the schedule (task \(MeasurementTask.unscheduled.taskID)).")
+        "unscheduled", help: "Record the measurement outside the schedule (task \(MeasurementTask.unscheduled.taskID))."
+    )
 
     var source: SensorSource
     var limb: Limb?
@@ -143,14 +147,16 @@ struct MeasureAction: CommandAction, Equatable {
     }
 
     /// What the store's refusal tells the patient, with what to do about it.
-    static func failure(_ error: MeasurementRecordingError, doing what: String, task: MeasurementTask) -> CommandFailure {
+    static func failure(_ error: MeasurementRecordingError, doing what: String, task: MeasurementTask) -> CommandFailure
+    {
         switch error {
         case .noCarePlan:
             CommandFailure(what, why: "\(error)", hint: "run 'romdev init' first")
         case .nothingDue:
             CommandFailure(
                 what, why: "\(error)",
-                hint: "'romdev today' shows what is due; 'romdev measure --unscheduled' records one outside the schedule")
+                hint:
+                    "'romdev today' shows what is due; 'romdev measure --unscheduled' records one outside the schedule")
         case let .alreadyRecorded(taskID, occurrence):
             CommandFailure(
                 what, why: "\(error)",
@@ -167,10 +173,11 @@ struct MeasureAction: CommandAction, Equatable {
 
     static func text(_ report: RangeOfMotionMeasurement.Report) -> String {
         let sampling = report.sampling
-        return (report.result.textLines + [
-            "  session   \(fixed(report.seconds, 2)) s, \(report.samples) samples, \(sampling.lostSamples) lost, "
-                + "\(sampling.lateTicks) late ticks of \(sampling.ticks)",
-        ]).joined(separator: "\n") + "\n"
+        return
+            (report.result.textLines + [
+                "  session   \(fixed(report.seconds, 2)) s, \(report.samples) samples, \(sampling.lostSamples) lost, "
+                    + "\(sampling.lateTicks) late ticks of \(sampling.ticks)"
+            ]).joined(separator: "\n") + "\n"
     }
 
     /// The result's own JSON (as stored: ``RangeOfMotionResult/reported``), then the session and

@@ -54,7 +54,8 @@ struct PromptedMeasurement {
         case .ready:
             switch measurementProtocol {
             case .extension: "Ready: extend your \(limb) knee as far as you can, then lower it back and hold still."
-            case .arc: "Ready (step 1 of 2): extend your \(limb) knee as far as you can, then lower it back and hold still."
+            case .arc:
+                "Ready (step 1 of 2): extend your \(limb) knee as far as you can, then lower it back and hold still."
             }
         case .moving: "Measuring: lower your leg back to the start and hold still."
         case .readyToFlex:

@@ -61,8 +61,10 @@ public struct ReplayAction: CommandAction, Equatable {
     public var tracePath: String?
     var store: StoreOptions
 
-    init(recordingPath: String, calibrationPath: String?, measurementProtocol: MeasurementProtocol = .extension,
-         json: Bool, tracePath: String?, store: StoreOptions) {
+    init(
+        recordingPath: String, calibrationPath: String?, measurementProtocol: MeasurementProtocol = .extension,
+        json: Bool, tracePath: String?, store: StoreOptions
+    ) {
         self.recordingPath = recordingPath
         self.calibrationPath = calibrationPath
         self.measurementProtocol = measurementProtocol
@@ -119,7 +121,9 @@ public struct ReplayAction: CommandAction, Equatable {
         } catch {
             throw CommandFailure(what, why: error.description)
         }
-        guard let text = String(validating: bytes, as: UTF8.self) else { throw CommandFailure(what, why: "it is not UTF-8 text") }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw CommandFailure(what, why: "it is not UTF-8 text")
+        }
         return text
     }
 
@@ -129,8 +133,10 @@ public struct ReplayAction: CommandAction, Equatable {
     /// The trace: a fresh filter over every sample (the session's filter stops with the session),
     /// angles under the session's mounting, unwrapped. It is the filter's estimate as it was at each
     /// sample, in real time.
-    private func writeTrace(_ samples: [InertialSample], calibration: Calibration?, mounting: Mounting,
-                            to path: String) throws {
+    private func writeTrace(
+        _ samples: [InertialSample], calibration: Calibration?, mounting: Mounting,
+        to path: String
+    ) throws {
         var filter = OrientationFilter(gyroBias: calibration == nil ? nil : .zero)
         var unwrapper = AngleUnwrapper()
         var text = Self.traceHeader + "\n"
@@ -166,23 +172,27 @@ public struct ReplayAction: CommandAction, Equatable {
         }
 
         var text: String {
-            var lines = result.textLines + [
-                "  ended     \(endText), \(fixed(seconds, 2)) s after the first sample (\(samples) samples)"
-            ]
+            var lines =
+                result.textLines + [
+                    "  ended     \(endText), \(fixed(seconds, 2)) s after the first sample (\(samples) samples)"
+                ]
             lines.append("  calibration \(calibrationText)")
             if let referenceRange {
-                lines.append("  reference range \(fixed(referenceRange, 1))° (error \(fixed(result.range - referenceRange, 2))°)")
+                lines.append(
+                    "  reference range \(fixed(referenceRange, 1))° (error \(fixed(result.range - referenceRange, 2))°)"
+                )
             }
             return lines.joined(separator: "\n") + "\n"
         }
 
         /// The result's own JSON, then the session, the reference and the calibration.
         func json() throws -> String {
-            var members = try JSONValue.members(of: result, orderedAs: RangeOfMotionResult.CodingKeys.self) + [
-                ("ended", JSONValue.string(reason.rawValue)),
-                ("seconds", .double(seconds)),
-                ("samples", .int(samples)),
-            ]
+            var members =
+                try JSONValue.members(of: result, orderedAs: RangeOfMotionResult.CodingKeys.self) + [
+                    ("ended", JSONValue.string(reason.rawValue)),
+                    ("seconds", .double(seconds)),
+                    ("samples", .int(samples)),
+                ]
             if let referenceRange { members.append(("reference_range", .double(referenceRange))) }
             members.append(("calibration", .string(calibration)))
             return JSONValue.object(members).rendered()

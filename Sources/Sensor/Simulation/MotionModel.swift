@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// The true motion of a board strapped to the shank of a seated patient, with ground truth.
@@ -105,7 +105,9 @@ public struct MotionModel: Equatable, Sendable {
 
 extension MotionModel {
     /// The calibration's readings: gravity alone (the board turns about its centre), in board axes.
-    fileprivate static func state(of calibration: CalibrationMotion, atSeconds t: Double, mounting: Rotation) -> MotionState {
+    fileprivate static func state(of calibration: CalibrationMotion, atSeconds t: Double, mounting: Rotation)
+        -> MotionState
+    {
         let pose = calibration.pose(atSeconds: t, mounting: mounting)
         return MotionState(
             inclinationDegrees: pose.inclination, angularRateDPS: pose.rateDPS,

@@ -100,10 +100,12 @@ extension SimulatedMPU6050 {
         let accelNoise: SIMD3<Double> = accelSigma * Self.gaussian3(&noise)
         let force: SIMD3<Double> = errors.accelSensitivity * trueForce + accelOffset + accelNoise
 
-        let gyroRange = MPU6050Configuration.GyroRange(
-            rawValue: (registers[Int(MPU6050Register.gyroConfiguration)] >> 3) & 0x03) ?? .dps250
-        let accelRange = MPU6050Configuration.AccelRange(
-            rawValue: (registers[Int(MPU6050Register.accelConfiguration)] >> 3) & 0x03) ?? .g2
+        let gyroRange =
+            MPU6050Configuration.GyroRange(
+                rawValue: (registers[Int(MPU6050Register.gyroConfiguration)] >> 3) & 0x03) ?? .dps250
+        let accelRange =
+            MPU6050Configuration.AccelRange(
+                rawValue: (registers[Int(MPU6050Register.accelConfiguration)] >> 3) & 0x03) ?? .g2
         let accelRaw = quantise(force * accelRange.lsbPerG)
         let gyroRaw = quantise(rate * gyroRange.lsbPerDegreePerSecond)
         let temperatureRaw = scenario.part.temperatureRaw(celsius: temperature)

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 import LinuxSystem
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
 
 /// The command line's end of the control socket: one request, one reply, one connection.
 public struct ControlClient: Sendable {
@@ -27,7 +28,9 @@ public struct ControlClient: Sendable {
     ///   the request's ``ControlRequest/defaultReplyTimeoutNanoseconds`` when nil.
     /// - Returns: The reply, whatever its status (`busy` and `failed` included).
     /// - Throws: `ControlClientError`; ``ControlClientError/isNoDaemon`` when nobody listens.
-    public func send(_ request: ControlRequest, replyTimeoutNanoseconds: UInt64? = nil) throws(ControlClientError) -> ControlReply {
+    public func send(_ request: ControlRequest, replyTimeoutNanoseconds: UInt64? = nil) throws(ControlClientError)
+        -> ControlReply
+    {
         guard let address = UnixSocketAddress(path: path) else { throw .pathTooLong(path) }
         let socket: UnixSocket
         do {
@@ -69,7 +72,9 @@ public struct ControlClient: Sendable {
         }
     }
 
-    private func write(_ bytes: [UInt8], to socket: UnixSocket, deadline: UInt64, request: ControlRequest) throws(ControlClientError) {
+    private func write(_ bytes: [UInt8], to socket: UnixSocket, deadline: UInt64, request: ControlRequest)
+        throws(ControlClientError)
+    {
         var written = 0
         while written < bytes.count {
             let count: Int?
@@ -89,7 +94,9 @@ public struct ControlClient: Sendable {
         }
     }
 
-    private func readLine(from socket: UnixSocket, deadline: UInt64, request: ControlRequest) throws(ControlClientError) -> [UInt8] {
+    private func readLine(from socket: UnixSocket, deadline: UInt64, request: ControlRequest) throws(ControlClientError)
+        -> [UInt8]
+    {
         var line: [UInt8] = []
         while true {
             let bytes: [UInt8]?
@@ -114,7 +121,9 @@ public struct ControlClient: Sendable {
         }
     }
 
-    private func wait(_ events: PollEvents, on socket: UnixSocket, deadline: UInt64, request: ControlRequest) throws(ControlClientError) {
+    private func wait(_ events: PollEvents, on socket: UnixSocket, deadline: UInt64, request: ControlRequest)
+        throws(ControlClientError)
+    {
         while true {
             let now = MonotonicTime.nowNanoseconds
             guard now < deadline else { throw .timedOut(path: path, request: request.name) }

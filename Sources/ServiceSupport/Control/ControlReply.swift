@@ -45,7 +45,9 @@ public struct ControlReply: Equatable, Sendable {
     /// Tried and failed.
     public static func failed(_ message: String) -> ControlReply { ControlReply(status: .failed, message: message) }
     /// Not understood.
-    public static func badRequest(_ message: String) -> ControlReply { ControlReply(status: .badRequest, message: message) }
+    public static func badRequest(_ message: String) -> ControlReply {
+        ControlReply(status: .badRequest, message: message)
+    }
 
     /// The payload decoded as `type`.
     /// - Throws: `ControlMessageError` when there is no payload or it does not decode.
@@ -86,13 +88,17 @@ public struct ControlReply: Equatable, Sendable {
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
-            guard let statusName = try? container.decode(String.self, forKey: .status), let status = Status(rawValue: statusName) else {
+            guard let statusName = try? container.decode(String.self, forKey: .status),
+                let status = Status(rawValue: statusName)
+            else {
                 throw ControlMessageError("no known \"status\"")
             }
             guard let message = try? container.decode(String.self, forKey: .message) else {
                 throw ControlMessageError("no \"message\"")
             }
-            self.init(status: status, message: message, payload: try container.decodeIfPresent(JSONValue.self, forKey: .payload))
+            self.init(
+                status: status, message: message,
+                payload: try container.decodeIfPresent(JSONValue.self, forKey: .payload))
         }
     }
 }

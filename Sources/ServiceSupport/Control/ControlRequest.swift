@@ -71,11 +71,15 @@ extension ControlRequest: Codable {
         guard let allowed = Self.keys(of: name) else {
             throw ControlMessageError("unknown request '\(name.prefix(40))'")
         }
-        if let unknown = container.allKeys.map(\.stringValue).sorted().first(where: { $0 != "request" && !allowed.contains($0) }) {
+        if let unknown = container.allKeys.map(\.stringValue).sorted().first(where: {
+            $0 != "request" && !allowed.contains($0)
+        }) {
             throw ControlMessageError("unknown key \"\(unknown)\" in a \(name) request")
         }
         /// The value at `key`, nil when absent or null, refused with `reason` unless `valid`.
-        func field<Value: Decodable>(_ key: String, _ type: Value.Type, _ reason: String, valid: (Value) -> Bool = { _ in true }) throws -> Value? {
+        func field<Value: Decodable>(
+            _ key: String, _ type: Value.Type, _ reason: String, valid: (Value) -> Bool = { _ in true }
+        ) throws -> Value? {
             let decoded: Value?
             do {
                 decoded = try container.decodeIfPresent(type, forKey: AnyKey(key))
@@ -89,7 +93,9 @@ extension ControlRequest: Codable {
         switch name {
         case "measure":
             let unscheduled = try field("unscheduled", Bool.self, "unscheduled must be true or false") ?? false
-            let protocolName = try field("protocol", String.self, "protocol must be extension or arc") { ["extension", "arc"].contains($0) }
+            let protocolName = try field("protocol", String.self, "protocol must be extension or arc") {
+                ["extension", "arc"].contains($0)
+            }
             let limb = try field("limb", String.self, "limb must be left or right") { ["left", "right"].contains($0) }
             self = .measure(limb: limb, unscheduled: unscheduled, protocolName: protocolName)
         case "calibrate":

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 import LinuxSystem
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
 
 /// The daemon's end of the control socket: a listening `SOCK_STREAM` socket in the runtime
 /// directory, served without threads.
@@ -97,8 +98,11 @@ public final class ControlServer {
     /// good (it would stay readable and spin the loop).
     public var pollDescriptors: [PollDescriptor] {
         guard listener.descriptor >= 0 else { return [] }
-        let clients = connections.keys.sorted { $0.rawValue < $1.rawValue }.compactMap { connections[$0]?.pollDescriptor }
-        let canTake = acceptFailedInTurn != turn
+        let clients = connections.keys.sorted { $0.rawValue < $1.rawValue }.compactMap {
+            connections[$0]?.pollDescriptor
+        }
+        let canTake =
+            acceptFailedInTurn != turn
             && (connections.count < Self.maximumConnections || roomCandidate(inTurn: turn + 1) != nil)
         return (canTake ? [PollDescriptor(listener.descriptor, .readable)] : []) + clients
     }
@@ -240,8 +244,12 @@ public final class ControlServer {
                 || (connection.isWaitingForRequest && connection.turn < turn && held[connection.peer, default: 0] > 1)
         }
         let victim = candidates.min { first, second in
-            let firstRank = (first.value.state == .draining ? 0 : 1, -held[first.value.peer, default: 0], first.key.rawValue)
-            let secondRank = (second.value.state == .draining ? 0 : 1, -held[second.value.peer, default: 0], second.key.rawValue)
+            let firstRank = (
+                first.value.state == .draining ? 0 : 1, -held[first.value.peer, default: 0], first.key.rawValue
+            )
+            let secondRank = (
+                second.value.state == .draining ? 0 : 1, -held[second.value.peer, default: 0], second.key.rawValue
+            )
             return firstRank < secondRank
         }
         return victim?.key

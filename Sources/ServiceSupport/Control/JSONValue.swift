@@ -67,7 +67,9 @@ enum ControlJSON {
     /// - Throws: `ControlMessageError`: the error `Value` threw itself, or one saying why the
     ///   line is not JSON of that shape.
     static func decode<Value: Decodable>(_ type: Value.Type, line: [UInt8]) throws(ControlMessageError) -> Value {
-        guard line.contains(where: { ![0x20, 0x09, 0x0D].contains($0) }) else { throw ControlMessageError("empty request") }
+        guard line.contains(where: { ![0x20, 0x09, 0x0D].contains($0) }) else {
+            throw ControlMessageError("empty request")
+        }
         // Swift 6.0's JSONDecoder (Debian trixie's) traps instead of throwing on a key with invalid
         // UTF-8, a raw control character or a bad escape; JSONSerialization refuses such text first.
         guard (try? JSONSerialization.jsonObject(with: Data(line), options: .fragmentsAllowed)) != nil else {

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 import LinuxSystem
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
 
 /// Tells the service manager about start-up, status, liveness and shutdown over `$NOTIFY_SOCKET`,
 /// the protocol of sd_notify(3), without libsystemd.

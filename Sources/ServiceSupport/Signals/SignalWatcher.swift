@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 import LinuxSystem
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
 
 /// Catches the stop signals (SIGTERM from systemd, SIGINT from a terminal, SIGQUIT) and SIGHUP
 /// as readable data on a ``SignalFD`` the daemon's loop polls with its other sources; ignores the
@@ -41,8 +42,9 @@ public final class SignalWatcher: @unchecked Sendable {
         stopSignals: [CInt] = [SIGTERM, SIGINT, SIGQUIT], reloadSignals: [CInt] = [SIGHUP],
         ignoredSignals: [CInt] = [SIGPIPE, SIGUSR1, SIGUSR2, SIGALRM]
     ) throws(Errno) {
-        precondition(SignalState.installed.exchange(true, ordering: .sequentiallyConsistent) == false,
-                     "a SignalWatcher is already installed")
+        precondition(
+            SignalState.installed.exchange(true, ordering: .sequentiallyConsistent) == false,
+            "a SignalWatcher is already installed")
         self.stopSignals = stopSignals
         self.reloadSignals = reloadSignals
         self.ignoredSignals = ignoredSignals

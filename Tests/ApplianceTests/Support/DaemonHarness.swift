@@ -90,7 +90,9 @@ final class ScriptedMeasurements: GuidedMeasurementStarter {
         self.scripts = scripts
     }
 
-    func startMeasurement(_ measurementProtocol: MeasurementProtocol) throws(MPU6050Error) -> any GuidedRun<GuidedMeasurementEvent> {
+    func startMeasurement(_ measurementProtocol: MeasurementProtocol) throws(MPU6050Error) -> any GuidedRun<
+        GuidedMeasurementEvent
+    > {
         protocols.append(measurementProtocol)
         let script = scripts.isEmpty ? Self.success() : scripts.removeFirst()
         let measurement = ScriptedMeasurement(clock: clock, script: script)
@@ -223,8 +225,9 @@ final class DaemonHarness {
         let day = calendar.dayInterval(containing: date)
         let event = try store.fetchEvents(taskID: RecoverCarePlan.TaskID.onboarding, from: day.start, to: day.end)[0]
         try store.addOutcome(
-            NewOutcome(taskUUID: event.task.uuid, occurrence: event.scheduleEvent.occurrence,
-                       values: [OutcomeValue(.text("Test"), kind: "onboarding.consent.by", createdDate: date)]),
+            NewOutcome(
+                taskUUID: event.task.uuid, occurrence: event.scheduleEvent.occurrence,
+                values: [OutcomeValue(.text("Test"), kind: "onboarding.consent.by", createdDate: date)]),
             now: date)
     }
 
@@ -236,7 +239,9 @@ final class DaemonHarness {
     /// on every wake).
     func run(until end: Date, stopWhen: @escaping (Date) -> Bool = { _ in false }) throws {
         let stopAlarm = try clock.makeAlarm()
-        try stopAlarm.set(atNanoseconds: clock.nowNanoseconds + UInt64((max(0, end.timeIntervalSince(wallClock.now)) * 1e9).rounded(.up)))
+        try stopAlarm.set(
+            atNanoseconds: clock.nowNanoseconds
+                + UInt64((max(0, end.timeIntervalSince(wallClock.now)) * 1e9).rounded(.up)))
         var lines = configuration.gpio
         lines.chip = .path(chip.info.path)
         let panel = try ControlPanel(
@@ -247,7 +252,8 @@ final class DaemonHarness {
         let daemon = ApplianceDaemon(
             parts: ApplianceDaemon.Parts(
                 store: store, panel: panel, monotonic: clock, wallClock: wallClock, sensor: sensor,
-                measurements: starter ?? measurements, output: output, clockSynchronized: { [unowned self] in synchronized },
+                measurements: starter ?? measurements, output: output,
+                clockSynchronized: { [unowned self] in synchronized },
                 stopRequested: {
                     let now = wallClock.now
                     onTurn(now)
@@ -309,7 +315,8 @@ final class OutcomeProbe: @unchecked Sendable {
     private var stored: [(Date, Int)] = []
 
     func check(at wall: Date) {
-        let count = (try? store?.fetchOutcomes(OutcomeQuery(taskIDs: [RecoverCarePlan.TaskID.rangeOfMotionCheck])).count) ?? -1
+        let count =
+            (try? store?.fetchOutcomes(OutcomeQuery(taskIDs: [RecoverCarePlan.TaskID.rangeOfMotionCheck])).count) ?? -1
         lock.withLock { stored.append((wall, count)) }
     }
 

@@ -29,7 +29,9 @@ enum MPU6050Simulator {
         bytes.reserveCapacity(records.count * 28)
         func append(_ value: Double, scale: Double) {
             let word = UInt32(bitPattern: Int32((value * scale).rounded()))
-            for shift in stride(from: 0, to: 32, by: 8) { bytes.append(UInt8(truncatingIfNeeded: word >> UInt32(shift))) }
+            for shift in stride(from: 0, to: 32, by: 8) {
+                bytes.append(UInt8(truncatingIfNeeded: word >> UInt32(shift)))
+            }
         }
         for record in records {
             for axis in 0..<3 { append(record.accelerationG[axis], scale: 1e6) }

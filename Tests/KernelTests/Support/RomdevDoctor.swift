@@ -28,7 +28,8 @@ enum RomdevDoctor {
     }
 
     static func run(_ arguments: [String]) throws -> Run {
-        let result = try RomdevProcess.run(["doctor", "--json"] + arguments, environment: ProcessInfo.processInfo.environment)
+        let result = try RomdevProcess.run(
+            ["doctor", "--json"] + arguments, environment: ProcessInfo.processInfo.environment)
         return Run(
             status: result.status, report: try JSONDecoder().decode(Report.self, from: Data(result.stdout.utf8)),
             stderr: result.stderr)

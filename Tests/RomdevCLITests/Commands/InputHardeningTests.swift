@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+
 @testable import RomdevCLI
 
 /// Input that used to be accepted silently, crash, or reach the terminal raw.
@@ -43,16 +44,20 @@ import Testing
         #expect(error.message.contains(message), "\(error.message)")
     }
 
-    @Test(arguments: [["checkin", "--pain", "5", "--sleep", "7.5"], ["checkin", "--pain", "+5", "--sleep", ".5"],
-                      ["today", "--date", "1582-10-15"], ["record", "--seconds", "0.1", "--output", "b"],
-                      ["export", "--format", "csv", "--output", "-"], ["today", "--store", "b"]])
+    @Test(arguments: [
+        ["checkin", "--pain", "5", "--sleep", "7.5"], ["checkin", "--pain", "+5", "--sleep", ".5"],
+        ["today", "--date", "1582-10-15"], ["record", "--seconds", "0.1", "--output", "b"],
+        ["export", "--format", "csv", "--output", "-"], ["today", "--store", "b"],
+    ])
     func plainValuesStillParse(arguments: [String]) {
         #expect(usageError(arguments) == nil)
     }
 
     /// An argument of 262 KB was echoed whole; every echo is cut to a readable length.
-    @Test(arguments: [["today", "X"], ["today", "--X"], ["checkin", "--pain", "X", "--sleep", "7"],
-                      ["task", "add", "t", "--element", "start=2026-06-07,every=X"], ["today", "--date", "X"]])
+    @Test(arguments: [
+        ["today", "X"], ["today", "--X"], ["checkin", "--pain", "X", "--sleep", "7"],
+        ["task", "add", "t", "--element", "start=2026-06-07,every=X"], ["today", "--date", "X"],
+    ])
     func longInputIsCutInMessages(template: [String]) throws {
         let long = String(repeating: "7", count: 262_144)
         let arguments = template.map { $0.replacingOccurrences(of: "X", with: long) }

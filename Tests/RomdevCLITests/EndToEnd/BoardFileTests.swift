@@ -64,10 +64,11 @@ private func exposure(_ output: String) -> Double? {
 struct BoardFileTests {
     @Test func udevGivesI2CAndGPIONodesToTheirGroups() throws {
         let rules = settings(try boardFile("udev/60-romdev.rules"))
-        #expect(rules.prefix(2) == [
-            #"SUBSYSTEM=="i2c-dev", KERNEL=="i2c-[0-9]*", GROUP="i2c", MODE="0660""#,
-            #"SUBSYSTEM=="gpio", KERNEL=="gpiochip[0-9]*", GROUP="gpio", MODE="0660""#,
-        ])
+        #expect(
+            rules.prefix(2) == [
+                #"SUBSYSTEM=="i2c-dev", KERNEL=="i2c-[0-9]*", GROUP="i2c", MODE="0660""#,
+                #"SUBSYSTEM=="gpio", KERNEL=="gpiochip[0-9]*", GROUP="gpio", MODE="0660""#,
+            ])
     }
 
     @Test func udevGivesThePWMChannelFilesToGroupGPIO() throws {
@@ -87,31 +88,38 @@ struct BoardFileTests {
         let rules = settings(try boardFile("udev/61-romdev-export.rules"))
         #expect(rules.count == 1)
         let rule = try #require(rules.first)
-        for part in [#"ACTION=="add""#, #"ENV{ID_FS_LABEL}=="ROMDEV""#, #"ENV{ID_BUS}=="usb""#, #"TAG+="systemd""#,
-                     #"ENV{SYSTEMD_WANTS}+="romdev-export@%k.service""#]
-        {
+        for part in [
+            #"ACTION=="add""#, #"ENV{ID_FS_LABEL}=="ROMDEV""#, #"ENV{ID_BUS}=="usb""#, #"TAG+="systemd""#,
+            #"ENV{SYSTEMD_WANTS}+="romdev-export@%k.service""#,
+        ] {
             #expect(rule.contains(part), "missing \(part)")
         }
         #expect(!rule.contains("RUN"), "no long-running work from udev")
     }
 
     @Test func sysusersCreatesTheStaticUserInBothGroups() throws {
-        #expect(settings(try boardFile("systemd/romdev.sysusers")) == [
-            "g i2c -", "g gpio -", #"u romdev - "romdev appliance" /var/lib/romdev"#, "m romdev i2c", "m romdev gpio",
-        ])
+        #expect(
+            settings(try boardFile("systemd/romdev.sysusers")) == [
+                "g i2c -", "g gpio -", #"u romdev - "romdev appliance" /var/lib/romdev"#, "m romdev i2c",
+                "m romdev gpio",
+            ])
     }
 
     @Test func daemonUnitRunsTheDaemonAsRomdevWithWatchdogAndNotify() throws {
         let unit = Set(settings(try boardFile("systemd/romdev.service")))
-        for line in ["Type=notify", "ExecStart=/usr/bin/romdev daemon", "User=romdev", "SupplementaryGroups=i2c gpio",
-                     "DeviceAllow=char-i2c rw", "DeviceAllow=char-gpiochip rw", "StateDirectory=romdev", "Restart=on-failure"]
-        {
+        for line in [
+            "Type=notify", "ExecStart=/usr/bin/romdev daemon", "User=romdev", "SupplementaryGroups=i2c gpio",
+            "DeviceAllow=char-i2c rw", "DeviceAllow=char-gpiochip rw", "StateDirectory=romdev", "Restart=on-failure",
+        ] {
             #expect(unit.contains(line), "missing \(line)")
         }
         #expect(unit.contains { $0.hasPrefix("WatchdogSec=") })
         // The control socket (0660, group romdev) is reachable by group romdev only.
         #expect(unit.contains("RuntimeDirectory=romdev") && unit.contains("RuntimeDirectoryMode=0750"))
-        #expect(!unit.contains { $0.hasPrefix("DynamicUser=") || $0.hasPrefix("PrivateUsers=") || $0.hasPrefix("PrivateDevices=") })
+        #expect(
+            !unit.contains {
+                $0.hasPrefix("DynamicUser=") || $0.hasPrefix("PrivateUsers=") || $0.hasPrefix("PrivateDevices=")
+            })
     }
 
     @Test func daemonUnitReopensOnlyThePWMChipsUnderTheReadOnlySys() throws {
@@ -159,16 +167,19 @@ struct InstallTests {
     private func install(prefix: String, into root: TemporaryDirectory) throws -> Run {
         try run(
             try #require(make),
-            ["--no-print-directory", "install", "PREFIX=\(prefix)", "DESTDIR=\(root.url.path)",
-             "ROMDEV_BIN=\(try #require(builtRomdev))", "SOURCE_DATE_EPOCH=1700000000"],
+            [
+                "--no-print-directory", "install", "PREFIX=\(prefix)", "DESTDIR=\(root.url.path)",
+                "ROMDEV_BIN=\(try #require(builtRomdev))", "SOURCE_DATE_EPOCH=1700000000",
+            ],
             directory: repositoryRoot)
     }
 
     /// What `make deb` depends on, from make's rule database (`-p`; `-q` with an empty
     /// apt-install runs nothing; `-n` would still run the recipe lines that call $(MAKE)).
     private func debPrerequisites(_ variables: [String]) throws -> [String]? {
-        let database = try run(try #require(make), ["-pq", "--no-print-directory", "apt-install", "PACKAGES="] + variables,
-                               directory: repositoryRoot)
+        let database = try run(
+            try #require(make), ["-pq", "--no-print-directory", "apt-install", "PACKAGES="] + variables,
+            directory: repositoryRoot)
         let rule = database.output.split(separator: "\n").first { $0.hasPrefix("deb:") }
         return rule.map { $0.dropFirst("deb:".count).split(separator: " ").map(String.init) }
     }
@@ -208,7 +219,9 @@ struct InstallTests {
         let defaults = try run(try #require(builtRomdev), ["daemon", "--print-config"])
         #expect(defaults.status == 0)
         #expect(try root.read("/etc/romdev/romdev.conf") == defaults.output, "the default configuration")
-        let check = try run(root.path("/usr/local/bin/romdev"), ["daemon", "--check-config", "--config", root.path("/etc/romdev/romdev.conf")])
+        let check = try run(
+            root.path("/usr/local/bin/romdev"),
+            ["daemon", "--check-config", "--config", root.path("/etc/romdev/romdev.conf")])
         #expect(check.status == 0, "the installed daemon accepts the installed configuration: \(check.output)")
     }
 
@@ -228,8 +241,9 @@ struct InstallTests {
         let result = try install(prefix: "/usr", into: root)
         try #require(result.status == 0, "\(result.output)")
         // Debian's systemd.pc says /lib/systemd/system on bookworm, /usr/lib/systemd/system on trixie.
-        let unit = try #require(["/lib/systemd/system", "/usr/lib/systemd/system"]
-            .map { root.path("\($0)/romdev.service") }.first { FileManager.default.fileExists(atPath: $0) })
+        let unit = try #require(
+            ["/lib/systemd/system", "/usr/lib/systemd/system"]
+                .map { root.path("\($0)/romdev.service") }.first { FileManager.default.fileExists(atPath: $0) })
         #expect(try String(contentsOfFile: unit, encoding: .utf8) == (try boardFile("systemd/romdev.service")))
         #expect(FileManager.default.isExecutableFile(atPath: root.path("/usr/bin/romdev")))
         #expect(FileManager.default.fileExists(atPath: root.path("/usr/lib/sysusers.d/romdev.conf")))
@@ -245,7 +259,8 @@ struct InstallTests {
         #expect(result.status == 0, "\(result.output)")
         let left = try FileManager.default.subpathsOfDirectory(atPath: root.url.path).filter { path in
             var isDirectory: ObjCBool = false
-            return FileManager.default.fileExists(atPath: root.path("/\(path)"), isDirectory: &isDirectory) && !isDirectory.boolValue
+            return FileManager.default.fileExists(atPath: root.path("/\(path)"), isDirectory: &isDirectory)
+                && !isDirectory.boolValue
         }
         #expect(left == ["etc/romdev/romdev.conf"])
     }
@@ -266,13 +281,19 @@ struct InstallTests {
 struct PackageScriptTests {
     /// Runs a maintainer script with stand-ins for the system tools that log their arguments;
     /// `deb-systemd-helper was-enabled` answers `wasEnabled`.
-    private func runScript(_ name: String, _ arguments: [String], wasEnabled: Bool = true) throws -> (status: Int32, calls: [String]) {
+    private func runScript(_ name: String, _ arguments: [String], wasEnabled: Bool = true) throws -> (
+        status: Int32, calls: [String]
+    ) {
         let scratch = try TemporaryDirectory()
         let log = scratch.path("/calls")
-        for tool in ["systemd-sysusers", "systemd-tmpfiles", "systemctl", "udevadm", "deb-systemd-helper", "deb-systemd-invoke"] {
+        for tool in [
+            "systemd-sysusers", "systemd-tmpfiles", "systemctl", "udevadm", "deb-systemd-helper", "deb-systemd-invoke",
+        ] {
             let stub = scratch.path("/\(tool)")
-            let answer = tool == "deb-systemd-helper" ? "case \"$*\" in *was-enabled*) exit \(wasEnabled ? 0 : 1);; esac\n" : ""
-            try "#!/bin/sh\necho \"\(tool) $*\" >> \(log)\n\(answer)".write(toFile: stub, atomically: true, encoding: .utf8)
+            let answer =
+                tool == "deb-systemd-helper" ? "case \"$*\" in *was-enabled*) exit \(wasEnabled ? 0 : 1);; esac\n" : ""
+            try "#!/bin/sh\necho \"\(tool) $*\" >> \(log)\n\(answer)".write(
+                toFile: stub, atomically: true, encoding: .utf8)
             try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: stub)
         }
         let result = try run(

@@ -1,12 +1,12 @@
 import CareStorage
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// `romdev daemon --simulate` as a process: the whole device on the simulator, its notifications
@@ -28,12 +28,16 @@ import Musl
             notify = try NotifyReceiver(directory: directory.path)
             stderrPath = directory.path + "/daemon.log"
             let today = Self.day(offset: 0)
-            #expect(try RomdevProcess.run(["init", "--start", today, "--tz", "UTC"], environment: environment).status == 0)
+            #expect(
+                try RomdevProcess.run(["init", "--start", today, "--tz", "UTC"], environment: environment).status == 0)
             #expect(try RomdevProcess.run(["onboard", "--consent-by", "Test"], environment: environment).status == 0)
         }
 
         var environment: [String: String] {
-            ["ROMDEV_STORE": directory.storePath, "ROMDEV_RUNTIME_DIR": directory.path + "/run", "HOME": directory.path]
+            [
+                "ROMDEV_STORE": directory.storePath, "ROMDEV_RUNTIME_DIR": directory.path + "/run",
+                "HOME": directory.path,
+            ]
         }
 
         /// `YYYY-MM-DD` of today plus `offset` days, in UTC (the tests' zone).
@@ -98,7 +102,9 @@ import Musl
 
     @Test func simulatedDeviceChimesMeasuresStoresAndNotifiesInOrder() throws {
         let device = try Device()
-        try device.start(["--start-at", device.tomorrowAt("08:59:58"), "--press-at", "4s", "--exit-after", "1", "--time-scale", "4"])
+        try device.start([
+            "--start-at", device.tomorrowAt("08:59:58"), "--press-at", "4s", "--exit-after", "1", "--time-scale", "4",
+        ])
         #expect(device.wait() == 0)
         let log = device.log
         #expect(log.contains("<6>reminder 09:00: a measurement is due\n"))
@@ -152,7 +158,9 @@ import Musl
         // The simulated sensor answers at 0x68 only.
         let config = device.directory.path + "/romdev.conf"
         try "i2c_address = 0x69\n".write(toFile: config, atomically: true, encoding: .utf8)
-        try device.start(["--config", config, "--start-at", device.tomorrowAt("10:00:00"), "--press-at", "1s", "--time-scale", "4"])
+        try device.start([
+            "--config", config, "--start-at", device.tomorrowAt("10:00:00"), "--press-at", "1s", "--time-scale", "4",
+        ])
         #expect(device.waitForLog("no measurement: motion sensor missing", limit: 20))
         device.signal(SIGTERM)
         #expect(device.wait() == 0)
@@ -166,7 +174,9 @@ import Musl
 
     @Test func calibrateGoesThroughTheDaemonAndIsSavedNextToTheStore() throws {
         let device = try Device()
-        try device.start(["--start-at", device.tomorrowAt("10:00:00"), "--time-scale", "4", "--press-at", "1000s"], scenario: "calibration")
+        try device.start(
+            ["--start-at", device.tomorrowAt("10:00:00"), "--time-scale", "4", "--press-at", "1000s"],
+            scenario: "calibration")
         #expect(device.waitForLog("<5>ready: ", limit: 20))
         let saved = try RomdevProcess.run(["calibrate"], environment: device.environment)
         #expect(saved.status == 0, "\(saved.stderr)")

@@ -1,6 +1,7 @@
-import Testing
-@testable import RomdevCLI
 import TestSupport
+import Testing
+
+@testable import RomdevCLI
 
 @Suite struct FrameworkEndToEndTests {
     @Test func helpGoesToStdoutWithStatusZero() throws {

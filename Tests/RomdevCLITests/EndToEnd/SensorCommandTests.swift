@@ -21,9 +21,10 @@ import Testing
         #expect(report["passed"] as? Bool == true)
         #expect(report["address"] as? String == "0x68")
         let checks = try #require(report["checks"] as? [[String: Any]])
-        #expect(checks.map { $0["name"] as? String } == [
-            "bus", "adapter", "device", "identity", "configuration", "sampling", "at rest",
-        ])
+        #expect(
+            checks.map { $0["name"] as? String } == [
+                "bus", "adapter", "device", "identity", "configuration", "sampling", "at rest",
+            ])
         #expect(checks.allSatisfy { $0["status"] as? String == "pass" })
     }
 
@@ -35,14 +36,17 @@ import Testing
             try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         let checks = try #require(report["checks"] as? [[String: Any]])
         #expect(checks.map { $0["status"] as? String } == ["pass", "pass", "fail", "skip", "skip", "skip", "skip"])
-        #expect((checks[2]["detail"] as? String)?.contains("from 0x69 on simulated-i2c: Remote I/O error (EREMOTEIO)") == true)
+        #expect(
+            (checks[2]["detail"] as? String)?.contains("from 0x69 on simulated-i2c: Remote I/O error (EREMOTEIO)")
+                == true)
         #expect((checks[2]["hint"] as? String)?.contains("AD0") == true)
     }
 
     @Test func doctorNamesAMissingBusAndHowToEnableIt() throws {
         let result = try RomdevProcess.run(["doctor", "--bus", "/dev/i2c-97"])
         #expect(result.status == 1)
-        #expect(result.stdout.contains("FAIL  bus            cannot open /dev/i2c-97: No such file or directory (ENOENT)"))
+        #expect(
+            result.stdout.contains("FAIL  bus            cannot open /dev/i2c-97: No such file or directory (ENOENT)"))
         #expect(result.stdout.contains("dtparam=i2c_arm=on"))
     }
 
@@ -55,11 +59,15 @@ import Testing
     @Test func recordWritesTheSensorClockAndTruth() throws {
         let directory = try TemporaryDirectory()
         let file = directory.path("session.csv")
-        let result = try RomdevProcess.run(["record", "--simulate", "--seconds", "0.5", "--output", file, "--seed", "3"])
+        let result = try RomdevProcess.run([
+            "record", "--simulate", "--seconds", "0.5", "--output", file, "--seed", "3",
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.hasPrefix("Recorded 100 samples (0.50 s at 200 Hz, MPU-6050/6000)"))
         let lines = try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n")
-        #expect(lines.first == "time_s,accel_x_g,accel_y_g,accel_z_g,gyro_x_dps,gyro_y_dps,gyro_z_dps,temp_c,truth_angle_deg")
+        #expect(
+            lines.first
+                == "time_s,accel_x_g,accel_y_g,accel_z_g,gyro_x_dps,gyro_y_dps,gyro_z_dps,temp_c,truth_angle_deg")
         #expect(lines.count == 101)
         let times = lines.dropFirst().map { String($0.split(separator: ",")[0]) }
         #expect(times == (0..<100).map { String(format: "%.3f", Double($0) * 0.005) })

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import RomdevCLI
 
 @Suite struct OutputFormatTests {
@@ -8,20 +9,21 @@ import Testing
             ("z", .int(1)), ("a", .string("quote \" backslash \\ newline \n tab \t bell \u{07}")),
             ("list", .array([.bool(true), .null, .double(7.5)])), ("empty", .array([])), ("none", .object([])),
         ])
-        #expect(value.rendered() == """
-            {
-              "z": 1,
-              "a": "quote \\" backslash \\\\ newline \\n tab \\t bell \\u0007",
-              "list": [
-                true,
-                null,
-                7.5
-              ],
-              "empty": [],
-              "none": {}
-            }
+        #expect(
+            value.rendered() == """
+                {
+                  "z": 1,
+                  "a": "quote \\" backslash \\\\ newline \\n tab \\t bell \\u0007",
+                  "list": [
+                    true,
+                    null,
+                    7.5
+                  ],
+                  "empty": [],
+                  "none": {}
+                }
 
-            """)
+                """)
     }
 
     @Test func jsonIsValidForFoundation() throws {
@@ -44,8 +46,10 @@ import Testing
         #expect(CSV.line(["a", "b,c", ""]) == "a,\"b,c\",\n")
     }
 
-    @Test(arguments: [(0.0, "[----------] 0%"), (0.6, "[######----] 60%"), (0.999, "[#########-] 99%"),
-                      (1.0, "[##########] 100%"), (1.5, "[##########] 100%"), (-1.0, "[----------] 0%")])
+    @Test(arguments: [
+        (0.0, "[----------] 0%"), (0.6, "[######----] 60%"), (0.999, "[#########-] 99%"),
+        (1.0, "[##########] 100%"), (1.5, "[##########] 100%"), (-1.0, "[----------] 0%"),
+    ])
     func adherenceBar(fraction: Double, bar: String) {
         #expect(CareOutput.bar(fraction) == bar)
     }
