@@ -2,9 +2,9 @@ import LinuxSystem
 import SQLite
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Musl)
-    import Musl
+import Musl
 #endif
 
 extension CareStore {

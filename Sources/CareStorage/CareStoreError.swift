@@ -4,9 +4,9 @@ import LinuxSystem
 import SQLite
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Musl)
-    import Musl
+import Musl
 #endif
 
 /// Why the care store refused or failed an operation. Every refusal leaves the store unchanged.

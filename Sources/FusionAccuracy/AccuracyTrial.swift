@@ -3,7 +3,7 @@ import Sampling
 import Sensor
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// One simulated measurement with ground truth. A sensor with the errors of one ``ErrorSource``,

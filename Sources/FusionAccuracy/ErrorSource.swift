@@ -1,7 +1,7 @@
 import Sensor
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// One source of measurement error, simulated alone at datasheet magnitude over datasheet noise, or

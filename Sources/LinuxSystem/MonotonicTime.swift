@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Musl)
-    import Musl
+import Musl
 #endif
 
 /// The host's `CLOCK_MONOTONIC`: nanoseconds since an arbitrary fixed point, never decreasing and

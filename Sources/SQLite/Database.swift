@@ -2,9 +2,9 @@ import CSQLite
 import Dispatch
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Musl)
-    import Musl
+import Musl
 #endif
 
 /// An SQLite database file, reached through one connection on a serial queue.

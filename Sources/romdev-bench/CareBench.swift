@@ -3,7 +3,7 @@ import CareStorage
 import Foundation
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// Care store figures: `romdev today` wall time on a store holding five years of the Recover plan

@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// Daemon figures, with `--romdev PATH`: `romdev daemon --simulate` at real time as a process, on

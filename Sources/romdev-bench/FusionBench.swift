@@ -4,7 +4,7 @@ import Sampling
 import Sensor
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// Fusion figures: ROM accuracy over seeded simulated sessions (idle and loaded host) and the cost of

@@ -5,7 +5,7 @@ import Sampling
 import Sensor
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// The sampling loop's CPU share at 200 Hz in real time: guided measurements on the simulated

@@ -5,7 +5,7 @@ import SQLite
 import Testing
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 @Suite struct CareStoreOpeningTests {

@@ -4,7 +4,7 @@ import Testing
 @testable import Fusion
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 struct OrientationFilterTests {

@@ -1,9 +1,9 @@
 import LinuxSystem
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Musl)
-    import Musl
+import Musl
 #endif
 
 /// Finds chips and lines among the `gpiochip*` nodes of a device directory, by label or by line

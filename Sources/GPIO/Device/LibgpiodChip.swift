@@ -2,9 +2,9 @@ import CGPIOD
 import LinuxSystem
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Musl)
-    import Musl
+import Musl
 #endif
 
 // Every libgpiod call of the package is in this file, through the CGPIOD shim, which compiles the

@@ -1,9 +1,9 @@
 import CLinux
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Musl)
-    import Musl
+import Musl
 #endif
 
 /// A kernel counter that is readable while it is above zero: how one thread (or a simulated

@@ -1,9 +1,9 @@
 import CLinux
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Musl)
-    import Musl
+import Musl
 #endif
 
 /// Signals delivered as readable data instead of to a handler: the signals are blocked in every

@@ -1,9 +1,9 @@
 import CLinux
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Musl)
-    import Musl
+import Musl
 #endif
 
 /// A one-shot timer on `CLOCK_MONOTONIC` that makes its descriptor readable when it expires, so

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Musl)
-    import Musl
+import Musl
 #endif
 
 /// A non-blocking `AF_UNIX` socket, and the one place that decides what `EINTR` and `EAGAIN`

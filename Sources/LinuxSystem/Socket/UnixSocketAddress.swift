@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Musl)
-    import Musl
+import Musl
 #endif
 
 /// An `AF_UNIX` address: a file system path, or a name in the abstract namespace (Linux), whose

@@ -8,9 +8,9 @@ import Sensor
 import ServiceSupport
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Musl)
-    import Musl
+import Musl
 #endif
 
 /// Builds the daemon's parts in start-up order (store, sensor check, GPIO lines, control socket)

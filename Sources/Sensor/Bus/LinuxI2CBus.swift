@@ -2,9 +2,9 @@ import CI2C
 import LinuxSystem
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Musl)
-    import Musl
+import Musl
 #endif
 
 /// An I2C adapter through the kernel's `i2c-dev` interface (`/dev/i2c-N`).

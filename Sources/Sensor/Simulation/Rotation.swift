@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Musl)
-    import Musl
+import Musl
 #endif
 
 /// A 3-D rotation as a matrix with columns `x`, `y`, `z`: the images of the unit axes. Used for the

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Musl)
-    import Musl
+import Musl
 #endif
 
 /// How the simulated sensor deviates from the truth, after the MPU-6050 product spec §6.1–6.2.

@@ -1,9 +1,9 @@
 import LinuxSystem
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Musl)
-    import Musl
+import Musl
 #endif
 
 /// The command line's end of the control socket: one request, one reply, one connection.

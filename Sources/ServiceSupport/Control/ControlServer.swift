@@ -1,9 +1,9 @@
 import LinuxSystem
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Musl)
-    import Musl
+import Musl
 #endif
 
 /// The daemon's end of the control socket: a listening `SOCK_STREAM` socket in the runtime

@@ -1,9 +1,9 @@
 import LinuxSystem
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Musl)
-    import Musl
+import Musl
 #endif
 
 /// Tells the service manager about start-up, status, liveness and shutdown over `$NOTIFY_SOCKET`,

@@ -2,9 +2,9 @@ import LinuxSystem
 import Synchronization
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Musl)
-    import Musl
+import Musl
 #endif
 
 /// Catches the stop signals (SIGTERM from systemd, SIGINT from a terminal, SIGQUIT) and SIGHUP

@@ -2,7 +2,7 @@ import Fusion
 import Sensor
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// Test draws on the simulator's seeded generator, so every "random" test case is the same on

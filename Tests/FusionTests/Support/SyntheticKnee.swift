@@ -2,7 +2,7 @@ import Fusion
 import Sensor
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// A ground-truth shank motion: the sagittal angle (degrees) through keyframes, eased with half

@@ -1,9 +1,9 @@
 import LinuxSystem
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Musl)
-    import Musl
+import Musl
 #endif
 
 /// A failed access to a sysfs or configfs file, naming it.

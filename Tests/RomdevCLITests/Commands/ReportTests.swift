@@ -6,7 +6,7 @@ import Testing
 @testable import RomdevCLI
 
 #if canImport(FoundationXML)
-    import FoundationXML
+import FoundationXML
 #endif
 
 /// The recovery report: the page parsed as XML, its marks counted by class and day.

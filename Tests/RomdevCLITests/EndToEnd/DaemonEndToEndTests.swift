@@ -4,9 +4,9 @@ import TestSupport
 import Testing
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Musl)
-    import Musl
+import Musl
 #endif
 
 /// `romdev daemon --simulate` as a process: the whole device on the simulator, its notifications

@@ -3,9 +3,9 @@ import ServiceSupport
 import Testing
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Musl)
-    import Musl
+import Musl
 #endif
 
 /// What each signal, and a missing GPIO line, does to `romdev daemon --simulate`. Every step
