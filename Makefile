@@ -55,7 +55,7 @@ DEB_VERSION := $(ROMDEV_VERSION)-$(DEB_REVISION)
 HOST_DISTRIBUTION := $(shell . /etc/os-release && echo $$VERSION_CODENAME)
 DEB_MAINTAINER ?= $(shell git config user.name) <$(shell git config user.email)>
 
-.PHONY: all deps apt-install build test test-kernel check-debian-swift demo report-demo bench bench-broad release install uninstall deb deb-arm64 check-deb-arm64 lint-deb clean
+.PHONY: all deps apt-install build test format test-kernel test-system check-debian-swift demo report-demo bench bench-broad release install uninstall deb deb-arm64 check-deb-arm64 lint-deb clean
 
 all: build
 
@@ -79,11 +79,17 @@ apt-install:
 build: deps
 	$(SWIFT) build
 
-## test: every test, from a clean clone
+## test: the code's format, then every test, from a clean clone
 test: deps
 	@$(MAKE) --no-print-directory apt-install PACKAGES="$(TEST_APT_PACKAGES)"
+	$(SWIFT) format lint --strict --recursive $(FORMATTED)
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+## format: formats the code as .swift-format says, in place (make test checks it)
+FORMATTED := Package.swift Sources Tests
+format:
+	$(SWIFT) format --in-place --recursive $(FORMATTED)
 
 ## test-kernel: the KernelTests against Linux's own i2c-dev, i2c-stub and gpio-sim, in a QEMU guest
 ## booting Debian's kernel with this machine's root read-only (x86_64 Debian; the guest is built once)
@@ -95,6 +101,12 @@ test-kernel: deps
 	[ -n "$$suites" ] || { echo "error: $$bundle lists no KernelTests" >&2; exit 1; }; \
 	echo "$(KERNEL_GUEST) $$bundle $$suites"; \
 	$(KERNEL_GUEST) "$$bundle" "$$suites"
+
+## test-system: make deb, then the installed package in a booted guest with systemd as PID 1 (amd64 with the host's release; root: the guest's Debian root is made once with debootstrap): READY, users and modes, the command line for group romdev, restarts, the unit's sandbox score, udev, a gpio-sim button press, a power cut, the USB export
+SYSTEM_GUEST := Tests/SystemTests/system-guest
+test-system: deb
+	$(SYSTEM_GUEST) $(DEB_DIR)/romdev_$(DEB_VERSION)_$(shell dpkg --print-architecture).deb
+	@echo "make test-system: ran the $(shell dpkg --print-architecture) guest only; the arm64 guest is not part of this tier yet"
 
 ## check-debian-swift: builds and runs every test with Debian trixie's Swift (6.0.3, the oldest the
 ## manifest allows) in a trixie root made once with debootstrap in .build/debian-trixie (root only)
@@ -171,7 +183,7 @@ report-demo: build
 	  echo "wrote $(REPORT_DEMO_DIR)/report.html (no chromium: no PNG or PDF)"; \
 	fi
 
-## bench: figures for the store, the driver and fusion (release build)
+## bench: figures for the store, the driver, fusion and the daemon (release build)
 bench: deps
 	@# valgrind counts the sampling path's heap allocations per tick.
 	@$(MAKE) --no-print-directory apt-install PACKAGES="valgrind"

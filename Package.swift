@@ -1,15 +1,26 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Layers, bottom up: C system libraries; thin typed I/O wrappers (LinuxSystem, SQLite, GPIO,
-// Sensor's Linux bus, ServiceSupport: notify, journal logging, signals, control socket); pure
-// domain and math (Care, Fusion); the care store on SQLite (CareStorage); the fixed-rate sampling
-// loop and guided measurement on the sensor (Sampling); the appliance's policy and daemon loop
-// (Appliance); the command line (RomdevCLI) and the `romdev` executable on top.
+// Layers, bottom up; no module imports one above it:
+// - C system libraries (CSQLite, CI2C, CGPIOD).
+// - LinuxSystem: Errno, file paths, the monotonic clock, atomic file writes.
+// - Typed I/O wrappers, each with what belongs to its device: SQLite; Sensor (the MPU-6050
+//   driver on the Linux I2C bus, and the ~1.4k-line register-level simulator with knee motion
+//   and sensor error models that --simulate, the tests and the accuracy trials run); GPIO (the
+//   button, LED and buzzer lines, plus the button debouncing, the cue patterns and a simulated
+//   chip); ServiceSupport (systemd notify, journal logging, signals, the control socket).
+// - Pure domain and math, no I/O: Care (schedules, events, outcomes), Fusion (orientation,
+//   calibration, the knee-angle session); FusionAccuracy (accuracy trials on the simulator).
+// - CareStorage: the care store on SQLite, and the rules of recording a measurement in it (which
+//   event, onboarding, unscheduled ones, the outcome values).
+// - Sampling: the fixed-rate sampling loop and the guided measurement and calibration on it.
+// - Appliance: its configuration file, reminder and quiet-hour policy (pure), and the daemon.
+// - RomdevCLI: the command line; the `romdev` executable on top.
+// TestSupport holds what several test targets share; no product links it.
 let package = Package(
     name: "romdev",
     products: [
-        .executable(name: "romdev", targets: ["romdev"]),
+        .executable(name: "romdev", targets: ["romdev"])
     ],
     targets: [
         .systemLibrary(
@@ -18,14 +29,15 @@ let package = Package(
         .systemLibrary(
             name: "CI2C", path: "Sources/CI2C",
             providers: [.apt(["libi2c-dev"])]),
+        .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
         .systemLibrary(
             name: "CGPIOD", path: "Sources/CGPIOD",
             pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
 
-        .target(name: "LinuxSystem"),
+        .target(name: "LinuxSystem", dependencies: ["CLinux"]),
         .target(name: "SQLite", dependencies: ["CSQLite"]),
         .target(name: "Care"),
-        .target(name: "CareStorage", dependencies: ["Care", "SQLite", "LinuxSystem"]),
+        .target(name: "CareStorage", dependencies: ["Care", "Fusion", "SQLite", "LinuxSystem"]),
         .target(name: "Sensor", dependencies: ["CI2C", "LinuxSystem"]),
         .target(name: "Fusion"),
         .target(name: "Sampling", dependencies: ["Sensor", "Fusion"]),
@@ -34,37 +46,53 @@ let package = Package(
         .target(name: "ServiceSupport", dependencies: ["LinuxSystem"]),
         .target(
             name: "Appliance",
-            dependencies: ["Care", "CareStorage", "Fusion", "Sampling", "GPIO", "Sensor", "ServiceSupport", "LinuxSystem"]),
+            dependencies: [
+                "Care", "CareStorage", "Fusion", "Sampling", "GPIO", "Sensor", "ServiceSupport", "LinuxSystem",
+            ]),
         .target(
             name: "RomdevCLI",
-            dependencies: ["Care", "CareStorage", "Sensor", "Fusion", "Sampling", "GPIO", "LinuxSystem", "Appliance", "ServiceSupport"]),
+            dependencies: [
+                "Care", "CareStorage", "Sensor", "Fusion", "Sampling", "GPIO", "LinuxSystem", "Appliance",
+                "ServiceSupport",
+            ]),
         .executableTarget(name: "romdev", dependencies: ["RomdevCLI"]),
         .executableTarget(name: "care-store-stress", dependencies: ["CareStorage"]),
         // `make report-demo`'s flagged result, stored as the appliance stores one.
-        .executableTarget(name: "report-demo", dependencies: ["Care", "CareStorage"]),
+        .executableTarget(name: "report-demo", dependencies: ["Care", "CareStorage", "Fusion"]),
         .executableTarget(
             name: "romdev-bench",
             dependencies: ["Care", "CareStorage", "Sensor", "Fusion", "FusionAccuracy", "Sampling", "RomdevCLI"]),
 
-        .testTarget(name: "LinuxSystemTests", dependencies: ["LinuxSystem"]),
-        .testTarget(name: "CareTests", dependencies: ["Care"]),
-        .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
-        .testTarget(name: "CareStorageTests", dependencies: ["CareStorage", "Care", "SQLite", "care-store-stress"]),
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "LinuxSystemTests", dependencies: ["LinuxSystem", "TestSupport"]),
+        // Sensor for its seeded generator, SplitMix64.
+        .testTarget(name: "CareTests", dependencies: ["Care", "Sensor"]),
+        .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "TestSupport"]),
+        .testTarget(
+            name: "CareStorageTests",
+            dependencies: ["CareStorage", "Care", "Fusion", "SQLite", "care-store-stress", "TestSupport"]),
         .testTarget(name: "SensorTests", dependencies: ["Sensor", "LinuxSystem"]),
         .testTarget(name: "FusionTests", dependencies: ["Fusion", "Sensor", "FusionAccuracy"]),
         .testTarget(name: "SamplingTests", dependencies: ["Sampling", "Sensor", "Fusion"]),
-        .testTarget(name: "GPIOTests", dependencies: ["GPIO", "LinuxSystem"]),
-        .testTarget(name: "ServiceSupportTests", dependencies: ["ServiceSupport", "LinuxSystem"]),
+        .testTarget(name: "GPIOTests", dependencies: ["GPIO", "LinuxSystem", "Sensor", "TestSupport"]),
+        .testTarget(name: "ServiceSupportTests", dependencies: ["ServiceSupport", "LinuxSystem", "TestSupport"]),
         .testTarget(
             name: "ApplianceTests",
-            dependencies: ["Appliance", "Care", "CareStorage", "Fusion", "Sampling", "GPIO", "Sensor", "ServiceSupport"]),
+            dependencies: [
+                "Appliance", "Care", "CareStorage", "Fusion", "Sampling", "GPIO", "Sensor", "ServiceSupport",
+                "TestSupport",
+            ]),
         // Runs against the Linux kernel's i2c-stub and gpio-sim in a QEMU guest (make test-kernel);
         // skips everywhere else.
         .testTarget(
-            name: "KernelTests", dependencies: ["Sensor", "GPIO", "LinuxSystem", "romdev"], exclude: ["Guest"]),
+            name: "KernelTests", dependencies: ["Sensor", "GPIO", "LinuxSystem", "romdev", "TestSupport"],
+            exclude: ["Guest"]),
         .testTarget(
             name: "RomdevCLITests",
-            dependencies: ["RomdevCLI", "CareStorage", "Care", "Sensor", "Fusion", "FusionAccuracy", "ServiceSupport", "SQLite"]),
+            dependencies: [
+                "RomdevCLI", "CareStorage", "Care", "Sensor", "Fusion", "FusionAccuracy", "ServiceSupport", "SQLite",
+                "romdev", "TestSupport",
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

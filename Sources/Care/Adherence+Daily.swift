@@ -52,7 +52,9 @@ extension Adherence {
         // Each chain joins only its own versions' outcomes; handing every chain all of them
         // made a long history cost the number of tasks times the number of outcomes.
         let outcomesByVersion = Dictionary(grouping: outcomes) { $0.taskUUID }
-        let ownOutcomes = chains.map { chain in chain.versions.flatMap { outcomesByVersion[$0.uuid] ?? [] } }
+        let ownOutcomes = chains.map { chain in
+            OutcomesByEvent(chain.versions.flatMap { outcomesByVersion[$0.uuid] ?? [] })
+        }
         let chunkDays = 31
         for first in stride(from: 0, to: days.count, by: chunkDays) {
             let chunkStart = first == 0 ? interval.start : days[first]
@@ -78,7 +80,8 @@ extension Adherence {
             days.append(day)
             // Step from noon so a day without midnight (DST at 00:00) cannot trap the loop.
             guard let noon = calendar.date(byAdding: .hour, value: 12, to: day),
-                  let next = calendar.date(byAdding: .day, value: 1, to: noon) else { break }
+                let next = calendar.date(byAdding: .day, value: 1, to: noon)
+            else { break }
             day = calendar.startOfDayQuickly(for: next)
         }
         return days

@@ -32,7 +32,7 @@ extension Calendar {
         let local = date.timeIntervalSince1970 + Double(offset)
         let midnight = Date(timeIntervalSince1970: (local / 86_400).rounded(.down) * 86_400 - Double(offset))
         guard timeZone.secondsFromGMT(for: midnight) == offset,
-              timeZone.nextDaylightSavingTimeTransition(after: midnight.addingTimeInterval(-1)).map({ $0 > date }) ?? true
+            timeZone.nextDaylightSavingTimeTransition(after: midnight.addingTimeInterval(-1)).map({ $0 > date }) ?? true
         else { return startOfDay(for: date) }
         return midnight
     }

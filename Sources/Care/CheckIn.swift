@@ -17,7 +17,8 @@ public struct CheckIn: Hashable, Sendable {
     ///
     /// - Throws: ``CheckInError`` naming the first invalid answer.
     public init(pain: Double, sleepHours: Double) throws(CheckInError) {
-        guard pain.rounded() == pain, pain >= Double(Self.painRange.lowerBound), pain <= Double(Self.painRange.upperBound)
+        guard pain.rounded() == pain, pain >= Double(Self.painRange.lowerBound),
+            pain <= Double(Self.painRange.upperBound)
         else { throw .invalidPain(pain) }
         guard Self.sleepHoursRange.contains(sleepHours), (sleepHours * 2).rounded() == sleepHours * 2
         else { throw .invalidSleepHours(sleepHours) }
@@ -28,8 +29,8 @@ public struct CheckIn: Hashable, Sendable {
     /// Reads the answers back from a check-in outcome's values; nil when one is missing or invalid.
     public init?(values: [OutcomeValue]) {
         guard let pain = values.first(where: { $0.kind == RecoverCarePlan.Kind.pain })?.numberValue,
-              let sleep = values.first(where: { $0.kind == RecoverCarePlan.Kind.sleep })?.numberValue,
-              let checkIn = try? CheckIn(pain: pain, sleepHours: sleep)
+            let sleep = values.first(where: { $0.kind == RecoverCarePlan.Kind.sleep })?.numberValue,
+            let checkIn = try? CheckIn(pain: pain, sleepHours: sleep)
         else { return nil }
         self = checkIn
     }
@@ -38,8 +39,9 @@ public struct CheckIn: Hashable, Sendable {
     public func outcomeValues(createdDate: Date) -> [OutcomeValue] {
         [
             OutcomeValue(.integer(pain), kind: RecoverCarePlan.Kind.pain, createdDate: createdDate),
-            OutcomeValue(.double(sleepHours), kind: RecoverCarePlan.Kind.sleep, units: RecoverCarePlan.sleepUnits,
-                         createdDate: createdDate),
+            OutcomeValue(
+                .double(sleepHours), kind: RecoverCarePlan.Kind.sleep, units: RecoverCarePlan.sleepUnits,
+                createdDate: createdDate),
         ]
     }
 }

@@ -59,16 +59,17 @@ extension OutcomeValue: Codable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let type = try container.decode(String.self, forKey: .type)
-        let value: Value = switch type {
-        case "integer": .integer(try container.decode(Int.self, forKey: .value))
-        case "double": .double(try container.decode(Double.self, forKey: .value))
-        case "boolean": .boolean(try container.decode(Bool.self, forKey: .value))
-        case "text": .text(try container.decode(String.self, forKey: .value))
-        case "date": .date(try container.decode(Date.self, forKey: .value))
-        default:
-            throw DecodingError.dataCorruptedError(
-                forKey: .type, in: container, debugDescription: "unknown outcome value type '\(type)'")
-        }
+        let value: Value =
+            switch type {
+            case "integer": .integer(try container.decode(Int.self, forKey: .value))
+            case "double": .double(try container.decode(Double.self, forKey: .value))
+            case "boolean": .boolean(try container.decode(Bool.self, forKey: .value))
+            case "text": .text(try container.decode(String.self, forKey: .value))
+            case "date": .date(try container.decode(Date.self, forKey: .value))
+            default:
+                throw DecodingError.dataCorruptedError(
+                    forKey: .type, in: container, debugDescription: "unknown outcome value type '\(type)'")
+            }
         self.init(
             value,
             kind: try container.decodeIfPresent(String.self, forKey: .kind),

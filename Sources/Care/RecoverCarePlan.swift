@@ -11,6 +11,9 @@ public enum RecoverCarePlan {
         public static let checkin = "checkin"
         /// Knee range-of-motion measurement.
         public static let rangeOfMotionCheck = "rangeOfMotionCheck"
+        /// Range-of-motion measurements taken outside the schedule (see
+        /// ``RecoverCarePlan/unscheduledRangeOfMotionTask(start:createdDate:calendar:)``).
+        public static let rangeOfMotionUnscheduled = "rangeOfMotionUnscheduled"
     }
 
     /// Outcome value kinds.
@@ -65,22 +68,27 @@ public enum RecoverCarePlan {
         [
             try onboardingTask(start: start, createdDate: createdDate, calendar: calendar),
             try checkinTask(start: start, createdDate: createdDate, calendar: calendar),
-            try rangeOfMotionTask(start: start, createdDate: createdDate, calendar: calendar, includesFlexion: includesFlexion),
+            try rangeOfMotionTask(
+                start: start, createdDate: createdDate, calendar: calendar, includesFlexion: includesFlexion),
         ]
     }
 
     /// Onboarding: an all-day event every day from the start day; it does not impact adherence.
-    public static func onboardingTask(start: Date, createdDate: Date, calendar: Calendar) throws(ScheduleError) -> CareTask {
+    public static func onboardingTask(start: Date, createdDate: Date, calendar: Calendar) throws(ScheduleError)
+        -> CareTask
+    {
         CareTask(
             id: TaskID.onboarding, title: "Onboard",
             instructions: "You'll need to agree to some terms and conditions before we get started!",
             impactsAdherence: false,
-            schedule: try .dailyAtTime(hour: 0, minutes: 0, start: start, text: "Task Due!", duration: .allDay, calendar: calendar),
+            schedule: try .dailyAtTime(
+                hour: 0, minutes: 0, start: start, text: "Task Due!", duration: .allDay, calendar: calendar),
             createdDate: createdDate)
     }
 
     /// Check-in: daily 08:00–09:00 local time from the start day (effective from 08:00 that day).
-    public static func checkinTask(start: Date, createdDate: Date, calendar: Calendar) throws(ScheduleError) -> CareTask {
+    public static func checkinTask(start: Date, createdDate: Date, calendar: Calendar) throws(ScheduleError) -> CareTask
+    {
         CareTask(
             id: TaskID.checkin, title: "Check In",
             instructions: "Rate your pain from 1 to 10 and say how many hours you slept.",
@@ -104,8 +112,10 @@ public enum RecoverCarePlan {
         let firstDay = calendar.startOfDay(for: start)
         let weekLater = try startOfDay(adding: DateComponents(day: 7), to: firstDay, calendar: calendar)
         let monthLater = try startOfDay(adding: DateComponents(month: 1), to: firstDay, calendar: calendar)
-        let daily = try ScheduleElement(start: firstDay, end: weekLater, interval: .days(1), duration: .allDay, calendar: calendar)
-        let weekly = try ScheduleElement(start: weekLater, end: monthLater, interval: .weeks(1), duration: .allDay, calendar: calendar)
+        let daily = try ScheduleElement(
+            start: firstDay, end: weekLater, interval: .days(1), duration: .allDay, calendar: calendar)
+        let weekly = try ScheduleElement(
+            start: weekLater, end: monthLater, interval: .weeks(1), duration: .allDay, calendar: calendar)
         return CareTask(
             id: TaskID.rangeOfMotionCheck, title: "Range Of Motion",
             instructions: includesFlexion
@@ -119,11 +129,28 @@ public enum RecoverCarePlan {
             createdDate: createdDate)
     }
 
+    /// The task of measurements taken outside the plan's schedule. The store only keeps outcomes
+    /// of scheduled events (one per event), so they go to a task of their own: all day, every day
+    /// from `start`'s day, not counted in adherence. It is added on first use rather than seeded,
+    /// so a plan that never needs it never shows it.
+    public static func unscheduledRangeOfMotionTask(
+        start: Date, createdDate: Date, calendar: Calendar
+    ) throws(ScheduleError) -> CareTask {
+        let element = try ScheduleElement(
+            start: calendar.startOfDay(for: start), interval: .days(1), duration: .allDay, calendar: calendar)
+        return CareTask(
+            id: TaskID.rangeOfMotionUnscheduled, title: "Range Of Motion (unscheduled)",
+            instructions: "A range-of-motion measurement taken outside the schedule ('romdev measure --unscheduled').",
+            impactsAdherence: false, schedule: try Schedule(composing: [element]), createdDate: createdDate)
+    }
+
     /// The first instant of the day reached by adding `components` from noon of `day`, so a day
     /// whose midnight does not exist (DST at 00:00) still yields that day's first instant.
-    private static func startOfDay(adding components: DateComponents, to day: Date, calendar: Calendar) throws(ScheduleError) -> Date {
+    private static func startOfDay(adding components: DateComponents, to day: Date, calendar: Calendar)
+        throws(ScheduleError) -> Date
+    {
         guard let noon = calendar.date(bySettingHour: 12, minute: 0, second: 0, of: day),
-              let later = calendar.date(byAdding: components, to: noon)
+            let later = calendar.date(byAdding: components, to: noon)
         else { throw .invalidTimeOfDay(hour: 12, minutes: 0) }
         return calendar.startOfDay(for: later)
     }
@@ -167,10 +194,14 @@ public enum RecoverCarePlan {
         if let knee {
             let extensionValue = hundredths(knee.extensionDegrees)
             let flexion = hundredths(knee.flexionDegrees)
-            degrees += [(Kind.kneeExtension, extensionValue), (Kind.kneeFlexion, flexion),
-                        (Kind.kneeArc, hundredths(flexion - extensionValue))]
+            degrees += [
+                (Kind.kneeExtension, extensionValue), (Kind.kneeFlexion, flexion),
+                (Kind.kneeArc, hundredths(flexion - extensionValue)),
+            ]
         }
-        let angles = degrees.map { OutcomeValue(.double($0.1), kind: $0.0, units: rangeOfMotionUnits, createdDate: createdDate) }
+        let angles = degrees.map {
+            OutcomeValue(.double($0.1), kind: $0.0, units: rangeOfMotionUnits, createdDate: createdDate)
+        }
         let texts = [(Kind.limb, limb), (Kind.measurementProtocol, measurementProtocol)].compactMap { kind, text in
             text.map { OutcomeValue(.text($0), kind: kind, createdDate: createdDate) }
         }

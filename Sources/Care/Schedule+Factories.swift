@@ -50,7 +50,7 @@ extension Schedule {
         calendar: Calendar
     ) throws(ScheduleError) -> Schedule {
         guard (1...7).contains(weekday),
-              let day = calendar.date(bySetting: .weekday, value: weekday, of: start)
+            let day = calendar.date(bySetting: .weekday, value: weekday, of: start)
         else { throw .invalidWeekday(weekday) }
         let first = try firstEvent(hour: hours, minutes: minutes, of: day, calendar: calendar)
         let element = try ScheduleElement(
@@ -59,9 +59,11 @@ extension Schedule {
         return try Schedule(composing: [element])
     }
 
-    private static func firstEvent(hour: Int, minutes: Int, of day: Date, calendar: Calendar) throws(ScheduleError) -> Date {
+    private static func firstEvent(hour: Int, minutes: Int, of day: Date, calendar: Calendar) throws(ScheduleError)
+        -> Date
+    {
         guard (0...23).contains(hour), (0...59).contains(minutes),
-              let date = calendar.date(bySettingHour: hour, minute: minutes, second: 0, of: day)
+            let date = calendar.date(bySettingHour: hour, minute: minutes, second: 0, of: day)
         else { throw .invalidTimeOfDay(hour: hour, minutes: minutes) }
         return date
     }

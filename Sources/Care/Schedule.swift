@@ -70,14 +70,20 @@ public struct Schedule: Hashable, Sendable {
     /// - Returns: Events ordered by start (ties by element order); empty when `start >= end`.
     public func events(from start: Date, to end: Date, calendar: Calendar) -> [ScheduleEvent] {
         var events: [ScheduleEvent] = []
-        forEachEvent(from: start, to: end, calendar: calendar) { events.append($0); return true }
+        forEachEvent(from: start, to: end, calendar: calendar) {
+            events.append($0)
+            return true
+        }
         return events
     }
 
     /// Whether ``events(from:to:calendar:)`` would return any event, without building the others.
     func hasEvents(from start: Date, to end: Date, calendar: Calendar) -> Bool {
         var found = false
-        forEachEvent(from: start, to: end, calendar: calendar) { _ in found = true; return false }
+        forEachEvent(from: start, to: end, calendar: calendar) { _ in
+            found = true
+            return false
+        }
         return found
     }
 
@@ -109,7 +115,9 @@ public struct Schedule: Hashable, Sendable {
         // forward: each probe continues from a copy of the iterators positioned at `low`.
         var iterators = elements.map { ScheduleElementEventIterator(element: $0, calendar: calendar, limit: nil) }
         var countBeforeLow = 0
-        func count(before date: Date, from positioned: [ScheduleElementEventIterator]) -> (Int, [ScheduleElementEventIterator]) {
+        func count(before date: Date, from positioned: [ScheduleElementEventIterator]) -> (
+            Int, [ScheduleElementEventIterator]
+        ) {
             var probe = positioned
             let skipped = probe.indices.reduce(0) { $0 + probe[$1].skip(eventsStartingBefore: date) }
             return (countBeforeLow + skipped, probe)
@@ -168,7 +176,8 @@ extension Schedule: Codable {
             try self.init(composing: elements)
         } catch {
             throw DecodingError.dataCorrupted(
-                DecodingError.Context(codingPath: decoder.codingPath, debugDescription: "\(error)", underlyingError: error))
+                DecodingError.Context(
+                    codingPath: decoder.codingPath, debugDescription: "\(error)", underlyingError: error))
         }
     }
 }

@@ -46,10 +46,11 @@ extension ScheduleElement {
     /// The event that starts at `start`: all-day events end at 23:59:59 local time, fixed ones at
     /// start + duration.
     func makeEvent(start: Date, occurrence: Int, calendar: Calendar) -> ScheduleEvent {
-        let end = switch duration {
-        case .allDay: calendar.lastSecondOfDay(startingAt: start)
-        case .seconds(let seconds): start.addingTimeInterval(seconds)
-        }
+        let end =
+            switch duration {
+            case .allDay: calendar.lastSecondOfDay(startingAt: start)
+            case .seconds(let seconds): start.addingTimeInterval(seconds)
+            }
         return ScheduleEvent(start: start, end: end, occurrence: occurrence, element: self)
     }
 

@@ -88,7 +88,8 @@ extension ScheduleElement: Codable {
             try Self.validate(start: start, end: end, interval: interval, duration: duration)
         } catch {
             throw DecodingError.dataCorrupted(
-                DecodingError.Context(codingPath: decoder.codingPath, debugDescription: "\(error)", underlyingError: error))
+                DecodingError.Context(
+                    codingPath: decoder.codingPath, debugDescription: "\(error)", underlyingError: error))
         }
         self.start = start
         self.end = end

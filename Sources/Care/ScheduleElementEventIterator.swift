@@ -68,11 +68,11 @@ struct ScheduleElementEventIterator {
     ) -> (steps: Int, start: Date)? {
         let interval = element.interval
         guard let step = interval.fixedLengthSeconds,
-              // Calendar arithmetic on sub-second starts may round differently from plain addition.
-              start.timeIntervalSinceReferenceDate.rounded() == start.timeIntervalSinceReferenceDate,
-              // An all-day start is a fixed point of the step only at 00:00:00; on a day whose
-              // midnight does not exist it is 01:00, and the next start returns to 00:00.
-              element.duration != .allDay || isLocalMidnight(start)
+            // Calendar arithmetic on sub-second starts may round differently from plain addition.
+            start.timeIntervalSinceReferenceDate.rounded() == start.timeIntervalSinceReferenceDate,
+            // An all-day start is a fixed point of the step only at 00:00:00; on a day whose
+            // midnight does not exist it is 01:00, and the next start returns to 00:00.
+            element.duration != .allDay || isLocalMidnight(start)
         else { return nil }
         // Past the `maximumCount`-th step (allowing a day for offset changes) nothing is needed.
         let reach = start.addingTimeInterval(min(Double(maximumCount) * step + 86_400, 1e13))
@@ -84,7 +84,9 @@ struct ScheduleElementEventIterator {
         // wall time still move later starts by up to their size.
         var steps = Int(min(Double(maximumCount), (bound.timeIntervalSince(start) / step).rounded(.up) - 1))
         while steps >= 1 {
-            guard let target = calendar.date(byAdding: interval.dateComponents(times: steps), to: start) else { return nil }
+            guard let target = calendar.date(byAdding: interval.dateComponents(times: steps), to: start) else {
+                return nil
+            }
             if target < bound { return target > start ? (steps, target) : nil }
             steps -= 1
         }

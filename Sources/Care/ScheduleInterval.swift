@@ -67,8 +67,9 @@ public struct ScheduleInterval: Hashable, Sendable {
     public var isValid: Bool {
         guard components.allSatisfy({ $0 >= 0 }), components.contains(where: { $0 > 0 }) else { return false }
         // Months and years counted at their longest, in Double so huge components cannot overflow.
-        let longest = (fixedLengthSecondsIgnoringCalendar + 31 * 86_400 * Double(months)
-            + 366 * 86_400 * Double(years))
+        let longest =
+            (fixedLengthSecondsIgnoringCalendar + 31 * 86_400 * Double(months)
+                + 366 * 86_400 * Double(years))
         return longest <= Double(Self.maximumYears) * 366 * 86_400
     }
 

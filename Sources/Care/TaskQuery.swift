@@ -19,8 +19,12 @@ public struct TaskQuery: Hashable, Sendable {
 
     /// A query for the local day containing `date`, 00:00:00 to 23:59:59
     /// (see ``Foundation/Calendar/dayInterval(containing:)``).
-    public init(forDayContaining date: Date, calendar: Calendar, ids: [String] = [], excludesTasksWithNoEvents: Bool = false) {
-        self.init(ids: ids, dateInterval: calendar.dayInterval(containing: date), excludesTasksWithNoEvents: excludesTasksWithNoEvents)
+    public init(
+        forDayContaining date: Date, calendar: Calendar, ids: [String] = [], excludesTasksWithNoEvents: Bool = false
+    ) {
+        self.init(
+            ids: ids, dateInterval: calendar.dayInterval(containing: date),
+            excludesTasksWithNoEvents: excludesTasksWithNoEvents)
     }
 
     /// The task versions the query returns, in the order of `chains`.

@@ -84,7 +84,9 @@ extension TaskVersionChain {
             throw .occurrenceShadowedByLaterVersion(
                 taskID: id, occurrence: occurrence, laterVersionEffectiveDate: later.effectiveDate)
         }
-        if existingOutcomes.contains(where: { $0.isLive && $0.taskUUID == taskUUID && $0.taskOccurrenceIndex == occurrence }) {
+        if existingOutcomes.contains(where: {
+            $0.isLive && $0.taskUUID == taskUUID && $0.taskOccurrenceIndex == occurrence
+        }) {
             throw .duplicateOutcome(taskID: id, occurrence: occurrence)
         }
         return event

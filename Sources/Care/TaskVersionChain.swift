@@ -46,7 +46,8 @@ public struct TaskVersionChain: Hashable, Sendable {
             let version = versions[index]
             let next = index + 1 < versions.count ? versions[index + 1] : nil
             if !version.isDeleted, version.effectiveDate < interval.end,
-               next.map({ $0.effectiveDate >= interval.end }) ?? true {
+                next.map({ $0.effectiveDate >= interval.end }) ?? true
+            {
                 return version
             }
         }
@@ -73,24 +74,32 @@ public struct TaskVersionChain: Hashable, Sendable {
     public func events(
         from start: Date, to end: Date, outcomes: [Outcome] = [], calendar: Calendar
     ) -> [Event] {
+        events(from: start, to: end, outcomes: OutcomesByEvent(outcomes), calendar: calendar)
+    }
+
+    /// ``events(from:to:outcomes:calendar:)`` with the outcomes already indexed, for callers that
+    /// ask for many windows of one task: indexing every outcome again for each window would cost
+    /// the length of the history per window.
+    public func events(
+        from start: Date, to end: Date, outcomes outcomeByEvent: OutcomesByEvent, calendar: Calendar
+    ) -> [Event] {
         guard start < end, let applying = version(for: DateInterval(start: start, end: end)),
-              let applyingIndex = versions.firstIndex(where: { $0.uuid == applying.uuid })
+            let applyingIndex = versions.firstIndex(where: { $0.uuid == applying.uuid })
         else { return [] }
         let byDescendingEffectiveDate = versions[...applyingIndex].reversed().enumerated()
             .sorted { ($1.element.effectiveDate, $0.offset) < ($0.element.effectiveDate, $1.offset) }
             .map(\.element)
-        let outcomeByEvent = Dictionary(
-            outcomes.filter(\.isLive).map { (OutcomeKey(taskUUID: $0.taskUUID, occurrence: $0.taskOccurrenceIndex), $0) },
-            uniquingKeysWith: { first, _ in first })
         var currentEnd = end
         var eventsPerVersion: [[Event]] = []
         for version in byDescendingEffectiveDate {
             let versionStart = max(version.effectiveDate, start)
             if versionStart < currentEnd {
-                eventsPerVersion.append(version.schedule.events(from: versionStart, to: currentEnd, calendar: calendar).map {
-                    Event(task: version, scheduleEvent: $0,
-                          outcome: outcomeByEvent[OutcomeKey(taskUUID: version.uuid, occurrence: $0.occurrence)])
-                })
+                eventsPerVersion.append(
+                    version.schedule.events(from: versionStart, to: currentEnd, calendar: calendar).map {
+                        Event(
+                            task: version, scheduleEvent: $0,
+                            outcome: outcomeByEvent.outcome(taskUUID: version.uuid, occurrence: $0.occurrence))
+                    })
             }
             currentEnd = min(currentEnd, version.effectiveDate)
         }
@@ -100,8 +109,23 @@ public struct TaskVersionChain: Hashable, Sendable {
     }
 }
 
-/// Identifies an event across versions: (task version, occurrence index).
-struct OutcomeKey: Hashable {
-    let taskUUID: UUID
-    let occurrence: Int
+/// Live outcomes by the event they belong to: (task version, occurrence index). Deleted outcomes
+/// are left out; of two outcomes for one event the first is kept.
+public struct OutcomesByEvent: Sendable {
+    private struct Key: Hashable {
+        let taskUUID: UUID
+        let occurrence: Int
+    }
+
+    private let outcomes: [Key: Outcome]
+
+    public init(_ outcomes: [Outcome]) {
+        self.outcomes = Dictionary(
+            outcomes.filter(\.isLive).map { (Key(taskUUID: $0.taskUUID, occurrence: $0.taskOccurrenceIndex), $0) },
+            uniquingKeysWith: { first, _ in first })
+    }
+
+    func outcome(taskUUID: UUID, occurrence: Int) -> Outcome? {
+        outcomes[Key(taskUUID: taskUUID, occurrence: occurrence)]
+    }
 }

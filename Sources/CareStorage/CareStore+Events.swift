@@ -32,8 +32,10 @@ extension CareStore {
         let calendar = calendar
         let ids = taskIDs.isEmpty ? nil : taskIDs
         let (chains, outcomes) = try read { db in
-            (try self.chains(ids: ids, in: db),
-             try Self.outcomes(OutcomeFilter(taskIDs: ids, interval: DateInterval(start: start, end: end)), in: db))
+            (
+                try self.chains(ids: ids, in: db),
+                try Self.outcomes(OutcomeFilter(taskIDs: ids, interval: DateInterval(start: start, end: end)), in: db)
+            )
         }
         if let ids, let missing = ids.first(where: { id in !chains.contains { $0.id == id } }) {
             throw .unknownTask(id: missing)
@@ -62,7 +64,9 @@ extension CareStore {
     /// - Parameter taskIDs: Tasks to consider; empty means all.
     /// - Throws: ``CareStoreError/emptyInterval(start:end:)`` unless `start < end`,
     ///   ``CareStoreError/intervalTooLong(start:end:maximumDays:)``.
-    public func fetchAdherence(from start: Date, to end: Date, taskIDs: [String] = []) throws(CareStoreError) -> [DailyAdherence] {
+    public func fetchAdherence(from start: Date, to end: Date, taskIDs: [String] = []) throws(CareStoreError)
+        -> [DailyAdherence]
+    {
         try fetchAdherenceAndOutcomes(from: start, to: end, taskIDs: taskIDs).days
     }
 

@@ -96,7 +96,8 @@ extension CareStore {
     }
 
     static func setMetadata(_ value: String, for key: MetadataKey, in db: Connection) throws {
-        try db.execute("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                       [key.rawValue, value])
+        try db.execute(
+            "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            [key.rawValue, value])
     }
 }

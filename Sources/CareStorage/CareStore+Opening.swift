@@ -1,9 +1,11 @@
+import LinuxSystem
+import SQLite
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import SQLite
 
 extension CareStore {
     /// What a caller does with the store, which decides how it is opened and what may be created.
@@ -50,14 +52,14 @@ extension CareStore {
     static func inspect(_ path: String) throws(CareStoreError) -> FileState {
         var status = stat()
         guard stat(path, &status) == 0 else {
-            let error = errno
-            if error == ENOENT { return .missing }
-            throw .cannotOpen(path: path, reason: String(cString: strerror(error)))
+            let error = Errno.current
+            if error == .noSuchFileOrDirectory { return .missing }
+            throw .cannotOpen(path: path, errno: error)
         }
-        guard status.st_mode & S_IFMT == S_IFREG else { throw .notAStore(path: path, reason: "not a regular file") }
+        guard status.st_mode & S_IFMT == S_IFREG else { throw .notAStore(path: path, reason: .notRegularFile) }
         if status.st_size == 0 { return .empty }
         let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw .cannotOpen(path: path, reason: String(cString: strerror(errno))) }
+        guard descriptor >= 0 else { throw .cannotOpen(path: path, errno: .current) }
         defer { Glibc.close(descriptor) }
         // "Every valid SQLite database file begins with the following 16 bytes (in hex): 53 51 4c
         // 69 74 65 20 66 6f 72 6d 61 74 20 33 00" (sqlite.org/fileformat.html, 1.3).
@@ -65,12 +67,28 @@ extension CareStore {
         var header = [UInt8](repeating: 0, count: 100)
         let count = header.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
         guard count == header.count else {
-            throw .notAStore(path: path, reason: "\(max(count, 0)) bytes, too short for a database")
+            throw .notAStore(path: path, reason: .tooShort(bytes: max(count, 0)))
         }
         guard Array(header.prefix(magic.count)) == magic else {
-            throw .notAStore(path: path, reason: "not an SQLite database")
+            throw .notAStore(path: path, reason: .notSQLite)
         }
         return .database
+    }
+
+    /// Creates `directory` and the missing ones above it (`mkdir -p`), with the umask's modes; one
+    /// created meanwhile by another process is fine.
+    static func createDirectories(_ directory: String) throws(CareStoreError) {
+        var made = directory.hasPrefix("/") ? "" : "."
+        for component in directory.split(separator: "/") {
+            made += "/" + component
+            if mkdir(made, 0o777) != 0 {
+                let error = Errno.current
+                var status = stat()
+                guard error == .fileExists, stat(made, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else {
+                    throw .cannotCreateDirectory(path: made, errno: error)
+                }
+            }
+        }
     }
 
     /// Creates an empty store file with ``fileMode``; a file created meanwhile by another process
@@ -78,14 +96,15 @@ extension CareStore {
     static func createFile(_ path: String) throws(CareStoreError) {
         let descriptor = Glibc.open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, fileMode)
         guard descriptor >= 0 else {
-            if errno == EEXIST { return }
-            throw .cannotOpen(path: path, reason: String(cString: strerror(errno)))
+            let error = Errno.current
+            if error == .fileExists { return }
+            throw .cannotOpen(path: path, errno: error)
         }
         // The umask (0022 in a login shell, 0007 in the unit) would take the group's write bit.
         let changed = fchmod(descriptor, fileMode)
-        let error = errno
+        let error = Errno.current
         Glibc.close(descriptor)
-        guard changed == 0 else { throw .cannotOpen(path: path, reason: String(cString: strerror(error))) }
+        guard changed == 0 else { throw .cannotOpen(path: path, errno: error) }
     }
 
     /// Brings an opened database to a usable store, or refuses it.
@@ -102,12 +121,12 @@ extension CareStore {
         if !fresh {
             let applied = try migrator.appliedMigrations(database)
             if applied.isEmpty {
-                let tables = try database.read {
-                    try $0.fetchValue("SELECT count(*) FROM sqlite_master", as: Int.self)
-                } ?? 0
+                let tables =
+                    try database.read {
+                        try $0.fetchValue("SELECT count(*) FROM sqlite_master", as: Int.self)
+                    } ?? 0
                 guard tables == 0, access == .initialize else {
-                    let reason = tables == 0 ? "an empty database" : "a database without the care store's tables"
-                    throw CareStoreError.notAStore(path: path, reason: reason)
+                    throw CareStoreError.notAStore(path: path, reason: tables == 0 ? .emptyDatabase : .foreignDatabase)
                 }
                 fresh = true
             }
@@ -121,8 +140,7 @@ extension CareStore {
         if access.writes {
             try migrator.migrate(database)
         } else if try !migrator.pendingMigrations(database).isEmpty {
-            throw CareStoreError.cannotOpen(
-                path: path, reason: "its schema must be upgraded first, by a command that writes to it")
+            throw CareStoreError.upgradeNeeded(path: path)
         }
     }
 }

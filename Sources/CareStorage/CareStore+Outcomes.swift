@@ -19,11 +19,14 @@ extension CareStore {
         let calendar = calendar
         return try write { db in
             try outcomes.map { new in
-                guard let taskID = try db.fetchValue("SELECT id FROM task WHERE uuid = ?", [new.taskUUID], as: String.self)
+                guard
+                    let taskID = try db.fetchValue(
+                        "SELECT id FROM task WHERE uuid = ?", [new.taskUUID], as: String.self)
                 else { throw CareStoreError.unknownTaskVersion(new.taskUUID) }
                 for (position, value) in new.values.enumerated() {
                     if case .double(let double) = value.value, !double.isFinite {
-                        throw CareStoreError.nonFiniteValue(taskID: taskID, occurrence: new.occurrence, position: position)
+                        throw CareStoreError.nonFiniteValue(
+                            taskID: taskID, occurrence: new.occurrence, position: position)
                     }
                 }
                 try Self.checkOnboardingDone(recording: taskID, in: db)
@@ -32,7 +35,8 @@ extension CareStore {
                 // Only the event's own outcomes matter to the rules; reading the task's whole
                 // history for each insert would grow with it.
                 let existing = try Self.outcomes(
-                    OutcomeFilter(event: (new.taskUUID, new.occurrence)), in: db).map(\.outcome)
+                    OutcomeFilter(event: (new.taskUUID, new.occurrence)), in: db
+                ).map(\.outcome)
                 let event = try chain.eventForNewOutcome(
                     taskUUID: new.taskUUID, occurrence: new.occurrence, existingOutcomes: existing, calendar: calendar)
                 let outcome = Outcome(
@@ -91,7 +95,8 @@ extension CareStore {
                 throw CareStoreError.unknownTask(id: id)
             }
             return try Self.outcomes(
-                OutcomeFilter(taskIDs: query.taskIDs.isEmpty ? nil : query.taskIDs, interval: query.dateInterval), in: db
+                OutcomeFilter(taskIDs: query.taskIDs.isEmpty ? nil : query.taskIDs, interval: query.dateInterval),
+                in: db
             ).map { StoredOutcome(taskID: $0.taskID, outcome: $0.outcome) }
         }
     }

@@ -13,7 +13,8 @@ public struct CarePlanSettings: Hashable, Sendable {
     /// What the range-of-motion task asks for.
     public var rangeOfMotionProtocol: RangeOfMotionProtocol
 
-    public init(start: Date, limb: Limb, timeZone: TimeZone, rangeOfMotionProtocol: RangeOfMotionProtocol = .extension) {
+    public init(start: Date, limb: Limb, timeZone: TimeZone, rangeOfMotionProtocol: RangeOfMotionProtocol = .extension)
+    {
         self.start = start
         self.limb = limb
         self.timeZone = timeZone
@@ -45,7 +46,8 @@ extension CareStore {
     /// - Throws: ``CareStoreError/duplicateTaskID(_:)`` when a plan task id is taken by a task
     ///   added by hand, ``CareStoreError/schedule(_:)``.
     public func seedRecoverPlan(
-        start: Date, limb: Limb, timeZone: TimeZone, rangeOfMotionProtocol: RangeOfMotionProtocol = .extension, now: Date
+        start: Date, limb: Limb, timeZone: TimeZone, rangeOfMotionProtocol: RangeOfMotionProtocol = .extension,
+        now: Date
     ) throws(CareStoreError) -> CarePlanSeeding {
         let calendar = Self.gregorian(in: timeZone)
         let seeding = try write { db -> CarePlanSeeding in

@@ -14,9 +14,11 @@ extension CareStore {
     static func insert(_ task: CareTask, in db: Connection) throws {
         try db.execute(
             "INSERT INTO task (\(taskColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [task.uuid, task.id, task.title, task.instructions, task.impactsAdherence,
-             try encodeSchedule(task.schedule), task.effectiveDate, task.deletedDate,
-             task.createdDate, task.updatedDate, task.previousVersionUUID])
+            [
+                task.uuid, task.id, task.title, task.instructions, task.impactsAdherence,
+                try encodeSchedule(task.schedule), task.effectiveDate, task.deletedDate,
+                task.createdDate, task.updatedDate, task.previousVersionUUID,
+            ])
     }
 
     /// The version chains of the tasks with these ids (all tasks when `ids` is nil), in the order
@@ -61,8 +63,9 @@ extension CareStore {
     /// Orders versions by following `previousVersionUUID` from the first one, rather than
     /// trusting insertion order.
     private static func chain(linking versions: [CareTask]) throws -> TaskVersionChain {
-        let successors = Dictionary(versions.compactMap { v in v.previousVersionUUID.map { ($0, v) } },
-                                    uniquingKeysWith: { first, _ in first })
+        let successors = Dictionary(
+            versions.compactMap { v in v.previousVersionUUID.map { ($0, v) } },
+            uniquingKeysWith: { first, _ in first })
         var ordered = versions.filter { $0.previousVersionUUID == nil }
         while ordered.count < versions.count, let last = ordered.last, let next = successors[last.uuid] {
             ordered.append(next)
@@ -111,16 +114,19 @@ extension CareStore {
             INSERT INTO outcome (uuid, task_uuid, occurrence, created_date, event_start, event_end, deleted_date)
             VALUES (?, ?, ?, ?, ?, ?, ?)
             """,
-            [outcome.uuid, outcome.taskUUID, outcome.taskOccurrenceIndex, outcome.createdDate,
-             outcome.eventStart, outcome.eventEnd, outcome.deletedDate])
+            [
+                outcome.uuid, outcome.taskUUID, outcome.taskOccurrenceIndex, outcome.createdDate,
+                outcome.eventStart, outcome.eventEnd, outcome.deletedDate,
+            ])
         for (position, value) in outcome.values.enumerated() {
-            let stored: any DatabaseValueConvertible = switch value.value {
-            case .integer(let int): int
-            case .double(let double): double
-            case .boolean(let bool): bool
-            case .text(let text): text
-            case .date(let date): date
-            }
+            let stored: any DatabaseValueConvertible =
+                switch value.value {
+                case .integer(let int): int
+                case .double(let double): double
+                case .boolean(let bool): bool
+                case .text(let text): text
+                case .date(let date): date
+                }
             try db.execute(
                 """
                 INSERT INTO outcome_value (outcome_uuid, position, type, value, kind, units, created_date)
@@ -186,8 +192,10 @@ extension CareStore {
                             uuid: uuid, taskUUID: try column(statement, 2, UUID.self),
                             taskOccurrenceIndex: try column(statement, 3, Int.self), values: [],
                             createdDate: try column(statement, 4, Date.self),
-                            eventStart: try column(statement, 5, Date.self), eventEnd: try column(statement, 6, Date.self),
-                            deletedDate: try column(statement, 7, Date?.self)))
+                            eventStart: try column(statement, 5, Date.self),
+                            eventEnd: try column(statement, 6, Date.self),
+                            deletedDate: try column(statement, 7, Date?.self))
+                    )
                 }
                 if let type = try column(statement, 8, String?.self) {
                     current?.outcome.values.append(try decodeValue(type: type, statement))
@@ -205,20 +213,23 @@ extension CareStore {
     }
 
     private static func decodeValue(type: String, _ statement: Statement) throws -> OutcomeValue {
-        let value: OutcomeValue.Value = switch type {
-        case "integer": .integer(try column(statement, 9, Int.self))
-        case "double": .double(try column(statement, 9, Double.self))
-        case "boolean": .boolean(try column(statement, 9, Bool.self))
-        case "text": .text(try column(statement, 9, String.self))
-        case "date": .date(try column(statement, 9, Date.self))
-        default: throw CareStoreError.unreadableRow(table: "outcome_value", reason: "unknown value type '\(type)'")
-        }
+        let value: OutcomeValue.Value =
+            switch type {
+            case "integer": .integer(try column(statement, 9, Int.self))
+            case "double": .double(try column(statement, 9, Double.self))
+            case "boolean": .boolean(try column(statement, 9, Bool.self))
+            case "text": .text(try column(statement, 9, String.self))
+            case "date": .date(try column(statement, 9, Date.self))
+            default: throw CareStoreError.unreadableRow(table: "outcome_value", reason: "unknown value type '\(type)'")
+            }
         return OutcomeValue(
             value, kind: try column(statement, 10, String?.self), units: try column(statement, 11, String?.self),
             createdDate: try column(statement, 12, Date.self))
     }
 
-    private static func column<T: DatabaseValueConvertible>(_ statement: Statement, _ index: Int, _ type: T.Type) throws -> T {
+    private static func column<T: DatabaseValueConvertible>(_ statement: Statement, _ index: Int, _ type: T.Type) throws
+        -> T
+    {
         guard let value = statement.value(at: index, as: T.self) else {
             throw CareStoreError.unreadableRow(
                 table: "outcome", reason: "column \(index) does not decode as \(T.self)")

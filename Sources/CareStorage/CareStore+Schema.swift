@@ -10,7 +10,8 @@ extension CareStore {
     static let migrator: Migrator = {
         var migrator = Migrator()
         migrator.registerMigration("createCareSchema") { db in
-            try db.executeScript("""
+            try db.executeScript(
+                """
                 -- One row per task version. A version's successor points back at it through
                 -- previous_uuid; a tombstone is a version with deleted_date set.
                 CREATE TABLE task (
@@ -71,8 +72,9 @@ extension CareStore {
                 """)
             // The device id is minted with the store and never changes: exports carry it so
             // records from several appliances can be told apart.
-            try db.execute("INSERT INTO meta (key, value) VALUES (?, ?)",
-                           [MetadataKey.deviceID.rawValue, UUID().uuidString])
+            try db.execute(
+                "INSERT INTO meta (key, value) VALUES (?, ?)",
+                [MetadataKey.deviceID.rawValue, UUID().uuidString])
         }
         return migrator
     }()

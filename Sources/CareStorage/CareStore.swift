@@ -31,39 +31,38 @@ public final class CareStore: Sendable {
     ///     store.
     ///   - timeZone: The zone that defines days until the store records its own.
     ///   - busyTimeout: How long a write waits for another process's write to finish.
+    ///   - trace: Called with each SQL statement as it starts running, before it waits for any
+    ///     lock (`SQLITE_TRACE_STMT`); for tests and diagnostics.
     /// - Throws: ``CareStoreError/storeTooNew(storeVersion:supportedVersion:)`` for a store written
     ///   by a newer romdev (it is left untouched), ``CareStoreError/notAStore(path:reason:)`` for
     ///   a file that is not a store (empty, another database, not SQLite),
-    ///   ``CareStoreError/damaged(path:reason:)``, ``CareStoreError/cannotOpen(path:reason:)``,
-    ///   ``CareStoreError/cannotCreateDirectory(path:reason:)``, ``CareStoreError/database(_:)``.
+    ///   ``CareStoreError/damaged(path:reason:)``, ``CareStoreError/cannotOpen(path:errno:)``, ``CareStoreError/upgradeNeeded(path:)``,
+    ///   ``CareStoreError/cannotCreateDirectory(path:errno:)``, ``CareStoreError/database(_:)``.
     public init(
-        path: String, access: Access = .create, timeZone: TimeZone, busyTimeout: Duration = .seconds(5)
+        path: String, access: Access = .create, timeZone: TimeZone, busyTimeout: Duration = .seconds(5),
+        trace: (@Sendable (String) -> Void)? = nil
     ) throws(CareStoreError) {
         var fresh: Bool
         switch try Self.inspect(path) {
         case .missing:
             guard access == .create || access == .initialize else {
-                throw .cannotOpen(path: path, reason: "there is no such file")
+                throw .cannotOpen(path: path, errno: .noSuchFileOrDirectory)
             }
             let directory = FilePath(path).directory
             if directory != "." {
-                do {
-                    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-                } catch {
-                    throw .cannotCreateDirectory(path: directory, reason: (error as NSError).localizedDescription)
-                }
+                try Self.createDirectories(directory)
             }
             try Self.createFile(path)
             fresh = true
         case .empty:
             // A store is never empty: this is a truncated store or a file made for something else.
-            guard access == .initialize else { throw .notAStore(path: path, reason: "an empty file (0 bytes)") }
+            guard access == .initialize else { throw .notAStore(path: path, reason: .emptyFile) }
             fresh = true
         case .database:
             fresh = false
         }
         do {
-            let configuration = Database.Configuration(busyTimeout: busyTimeout, readOnly: !access.writes)
+            let configuration = Database.Configuration(busyTimeout: busyTimeout, trace: trace, readOnly: !access.writes)
             let database = try Database(path: path, configuration: configuration)
             try Self.prepare(database, path: path, access: access, fresh: fresh)
             let storedZone = try database.read { try Self.metadata(.timeZone, in: $0) }

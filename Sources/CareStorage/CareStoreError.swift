@@ -1,27 +1,31 @@
+import Care
+import Foundation
+import LinuxSystem
+import SQLite
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import Care
-import Foundation
-import SQLite
 
 /// Why the care store refused or failed an operation. Every refusal leaves the store unchanged.
 ///
 /// Cases carry the ids and occurrences involved and wrap the underlying error (SQLite's, the
 /// care rules'), so callers can tell them apart; the descriptions say what to do.
 public enum CareStoreError: Error, Sendable {
-    /// The store's directory could not be created.
-    case cannotCreateDirectory(path: String, reason: String)
+    /// The store's directory (or one above it) could not be created.
+    case cannotCreateDirectory(path: String, errno: Errno)
     /// The store was written by a newer romdev (schema `storeVersion`, this binary knows up to
     /// `supportedVersion`).
     case storeTooNew(storeVersion: Int, supportedVersion: Int)
     /// The store file cannot be opened (missing where it must exist, no permission…).
-    case cannotOpen(path: String, reason: String)
+    case cannotOpen(path: String, errno: Errno)
+    /// The store's schema is older than this romdev's, and a reader may not upgrade it.
+    case upgradeNeeded(path: String)
     /// The file is not a care store (empty, not SQLite, another program's database); it is left
     /// untouched.
-    case notAStore(path: String, reason: String)
+    case notAStore(path: String, reason: NotAStoreReason)
     /// The store is damaged (SQLite's `quick_check` or a read found bad pages); nothing was written.
     case damaged(path: String, reason: String)
     /// The disk holding the store is full; the change was rolled back.
@@ -63,12 +67,14 @@ public enum CareStoreError: Error, Sendable {
 extension CareStoreError: CustomStringConvertible {
     public var description: String {
         switch self {
-        case let .cannotCreateDirectory(path, reason):
-            "cannot create the store directory \(path): \(reason)"
+        case let .cannotCreateDirectory(path, errno):
+            "cannot create the store directory \(path): \(errno)"
         case let .storeTooNew(storeVersion, supportedVersion):
             "store schema version \(storeVersion) is newer than this romdev (\(supportedVersion)): upgrade romdev"
-        case let .cannotOpen(path, reason):
-            "cannot open the care store \(path): \(reason)"
+        case let .cannotOpen(path, errno):
+            "cannot open the care store \(path): \(errno)"
+        case let .upgradeNeeded(path):
+            "cannot open the care store \(path): its schema must be upgraded first, by a command that writes to it"
         case let .notAStore(path, reason):
             "\(path) is not a care store: \(reason); it was left untouched"
         case let .damaged(path, reason):
@@ -114,6 +120,33 @@ extension CareStoreError: CustomStringConvertible {
         case let .intervalTooLong(start, end, maximumDays):
             "the interval from \(start.formatted(.iso8601)) to \(end.formatted(.iso8601))"
                 + " is longer than \(maximumDays) days"
+        }
+    }
+}
+
+/// What makes a file other than a care store.
+public enum NotAStoreReason: Hashable, Sendable, CustomStringConvertible {
+    /// A directory, a device, a FIFO…
+    case notRegularFile
+    /// A file of 0 bytes.
+    case emptyFile
+    /// Shorter than SQLite's 100-byte header.
+    case tooShort(bytes: Int)
+    /// No SQLite header.
+    case notSQLite
+    /// An SQLite database without tables.
+    case emptyDatabase
+    /// Another program's database.
+    case foreignDatabase
+
+    public var description: String {
+        switch self {
+        case .notRegularFile: "not a regular file"
+        case .emptyFile: "an empty file (0 bytes)"
+        case .tooShort(let bytes): "\(bytes) bytes, too short for a database"
+        case .notSQLite: "not an SQLite database"
+        case .emptyDatabase: "an empty database"
+        case .foreignDatabase: "a database without the care store's tables"
         }
     }
 }

@@ -1,4 +1,3 @@
-import Foundation
 import LinuxSystem
 
 /// Where the care store lives, and why there.
@@ -73,18 +72,5 @@ public struct StorePath: Hashable, Sendable {
             dataHome = home + "/.local/share"
         }
         return StorePath(path: dataHome + "/romdev/" + fileName, source: .user)
-    }
-
-    /// Resolves the store path for this process: its environment, its home directory, and an
-    /// `access(2)` check of the system directory.
-    public static func resolve(option: String?) -> StorePath {
-        resolve(
-            option: option, environment: ProcessInfo.processInfo.environment,
-            homeDirectory: NSHomeDirectory(),
-            isWritableDirectory: { path in
-                var isDirectory: ObjCBool = false
-                return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
-                    && isDirectory.boolValue && FileManager.default.isWritableFile(atPath: path)
-            })
     }
 }

@@ -57,7 +57,9 @@ extension Calibration: Codable {
         var mounting: Mounting?
 
         var calibration: Calibration {
-            func inverse(_ scale: Vector3) -> Matrix3 { Matrix3(diagonal: Vector3(1 / scale.x, 1 / scale.y, 1 / scale.z)) }
+            func inverse(_ scale: Vector3) -> Matrix3 {
+                Matrix3(diagonal: Vector3(1 / scale.x, 1 / scale.y, 1 / scale.z))
+            }
             return Calibration(
                 gyroBias: gyroBias, gyroMatrix: inverse(gyroScale), accelerometerOffset: accelerometerOffset,
                 accelerometerMatrix: inverse(accelerometerScale), mounting: mounting)
@@ -72,7 +74,7 @@ extension Calibration: Codable {
         // Swift 6.0's JSONDecoder (Debian trixie's) traps instead of throwing on a key with invalid
         // UTF-8, a raw control character or a bad escape; JSONSerialization refuses such text first.
         guard (try? JSONSerialization.jsonObject(with: data)) != nil,
-              let probe = try? JSONDecoder().decode(VersionProbe.self, from: data)
+            let probe = try? JSONDecoder().decode(VersionProbe.self, from: data)
         else { throw .notACalibration }
         let decoded: Calibration
         switch probe.version {

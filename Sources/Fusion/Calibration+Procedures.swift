@@ -24,7 +24,9 @@ extension Calibration {
     /// - Throws: ``CalibrationError/tooFewPoses(needed:got:)``, ``CalibrationError/posesNotSpread``,
     ///   or ``CalibrationError/implausibleFit(_:)`` when the result is outside the datasheet tolerances
     ///   or leaves a pose more than 0.02 g from 1 g.
-    public static func accelerometer(poses: [Vector3]) throws(CalibrationError) -> (offset: Vector3, correction: Vector3) {
+    public static func accelerometer(poses: [Vector3]) throws(CalibrationError) -> (
+        offset: Vector3, correction: Vector3
+    ) {
         guard poses.count >= 6 else { throw .tooFewPoses(needed: 6, got: poses.count) }
         // Each axis must see both signs, or its offset and scale trade off against each other.
         for axis in 0..<3 {
@@ -84,7 +86,7 @@ extension Calibration {
         }
         guard largest.length >= 20 else { throw .tooLittleRotation(degrees: largest.length) }
         guard let (axis, _) = scatter.principalAxis(perpendicularTo: shin),
-              let mounting = Mounting(shinAxis: shin, hingeAxis: axis.dot(largest) >= 0 ? axis : -axis)
+            let mounting = Mounting(shinAxis: shin, hingeAxis: axis.dot(largest) >= 0 ? axis : -axis)
         else { throw .tooLittleRotation(degrees: largest.length) }
         return mounting
     }
@@ -99,7 +101,7 @@ func solve(_ a: [[Double]], _ b: [Double]) -> [Double]? {
     guard scale > 0 else { return nil }
     for column in 0..<n {
         guard let pivot = (column..<n).max(by: { abs(m[$0][column]) < abs(m[$1][column]) }),
-              abs(m[pivot][column]) > scale * 1e-12
+            abs(m[pivot][column]) > scale * 1e-12
         else { return nil }
         m.swapAt(column, pivot)
         x.swapAt(column, pivot)

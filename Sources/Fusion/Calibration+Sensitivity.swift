@@ -40,7 +40,8 @@ extension Calibration {
         for _ in 0..<6 {
             let (normal, rhs) = model.normalEquations(at: estimate)
             guard let delta = solve(normal, rhs) else {
-                throw .turnsNotSpread(axis: SensitivityModel.leastObservedAxis(normal.indices.map { 1 / normal[$0][$0] }))
+                throw .turnsNotSpread(
+                    axis: SensitivityModel.leastObservedAxis(normal.indices.map { 1 / normal[$0][$0] }))
             }
             for i in estimate.indices { estimate[i] += delta[i] }
             if delta.map(abs).max() ?? 0 < 1e-7 { break }
@@ -105,8 +106,9 @@ extension Calibration {
         var previousTime: Double?
         for index in samples.indices {
             let sample = samples[index]
-            detector.update(rotationRate: sample.rotationRate, acceleration: sample.acceleration,
-                            interval: previousTime.map { sample.time - $0 } ?? 0)
+            detector.update(
+                rotationRate: sample.rotationRate, acceleration: sample.acceleration,
+                interval: previousTime.map { sample.time - $0 } ?? 0)
             previousTime = sample.time
             if detector.isStill {
                 if runStart == nil { runStart = index }
@@ -136,8 +138,10 @@ private struct SensitivityModel {
     static let largestVariance = 2.0
     static let start: [Double] = [1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0]
 
-    init(samples: [InertialSample], turns: [Calibration.Turn], gyroBias: Vector3, accelerometerOffset: Vector3,
-         accelerometerDiagonal: Vector3) {
+    init(
+        samples: [InertialSample], turns: [Calibration.Turn], gyroBias: Vector3, accelerometerOffset: Vector3,
+        accelerometerDiagonal: Vector3
+    ) {
         self.samples = samples
         self.turns = turns
         self.gyroBias = gyroBias
@@ -155,7 +159,8 @@ private struct SensitivityModel {
         let d = accelerometerDiagonal
         return (
             Matrix3(rows: Vector3(p[0], p[1], p[2]), Vector3(p[3], p[4], p[5]), Vector3(p[6], p[7], p[8])),
-            Matrix3(rows: Vector3(d.x, p[9], p[10]), Vector3(p[9], d.y, p[11]), Vector3(p[10], p[11], d.z)))
+            Matrix3(rows: Vector3(d.x, p[9], p[10]), Vector3(p[9], d.y, p[11]), Vector3(p[10], p[11], d.z))
+        )
     }
 
     /// Predicted minus measured gravity direction at the end of each turn.
@@ -163,7 +168,7 @@ private struct SensitivityModel {
         let (gyro, accelerometer) = matrices(p)
         return zip(turns, poses).map { turn, pose in
             guard var gravity = (accelerometer * pose.before).normalized,
-                  let after = (accelerometer * pose.after).normalized
+                let after = (accelerometer * pose.after).normalized
             else { return Vector3(1, 1, 1) }
             var previousRate = gyro * (samples[turn.from].rotationRate - gyroBias)
             for index in (turn.from + 1)...turn.to {

@@ -23,8 +23,10 @@ public struct Calibration: Hashable, Sendable {
     /// How the sensor sits on the shin, when it was measured.
     public var mounting: Mounting?
 
-    public init(gyroBias: Vector3 = .zero, gyroMatrix: Matrix3 = .identity, accelerometerOffset: Vector3 = .zero,
-                accelerometerMatrix: Matrix3 = .identity, mounting: Mounting? = nil) {
+    public init(
+        gyroBias: Vector3 = .zero, gyroMatrix: Matrix3 = .identity, accelerometerOffset: Vector3 = .zero,
+        accelerometerMatrix: Matrix3 = .identity, mounting: Mounting? = nil
+    ) {
         self.version = Self.currentVersion
         self.gyroBias = gyroBias
         self.gyroMatrix = gyroMatrix
@@ -60,7 +62,8 @@ public struct Calibration: Hashable, Sendable {
         }
         let vectors = [gyroBias, accelerometerOffset]
         if vectors.contains(where: { !($0.x.isFinite && $0.y.isFinite && $0.z.isFinite) })
-            || !gyroMatrix.isFinite || !accelerometerMatrix.isFinite {
+            || !gyroMatrix.isFinite || !accelerometerMatrix.isFinite
+        {
             problems.append("a value is not a finite number")
         }
         for (name, matrix) in [("accelerometer", accelerometerMatrix), ("gyro", gyroMatrix)] {
@@ -72,8 +75,10 @@ public struct Calibration: Hashable, Sendable {
                 problems.append("\(name) cross-axis correction above 0.1 (datasheet cross-axis sensitivity is ±2 %)")
             }
         }
-        if let mounting, abs(mounting.shinAxis.length - 1) > 1e-6 || abs(mounting.hingeAxis.length - 1) > 1e-6
-            || abs(mounting.shinAxis.dot(mounting.hingeAxis)) > 1e-6 {
+        if let mounting,
+            abs(mounting.shinAxis.length - 1) > 1e-6 || abs(mounting.hingeAxis.length - 1) > 1e-6
+                || abs(mounting.shinAxis.dot(mounting.hingeAxis)) > 1e-6
+        {
             problems.append("the mounting's axes are not perpendicular unit vectors")
         }
         if accelerometerOffset.maximumMagnitude > 0.5 {

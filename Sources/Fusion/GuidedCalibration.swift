@@ -124,11 +124,11 @@ public struct GuidedCalibration: Sendable {
             // The detector follows slow turns; the pose's own window must be still as well. It is
             // looked at ten times a second, not at every sample.
             guard movedSincePose, let still = stillStart, raw.time - still >= parameters.poseSeconds,
-                  raw.time - lastPoseCheck >= 0.1
+                raw.time - lastPoseCheck >= 0.1
             else { break }
             lastPoseCheck = raw.time
             guard let window = stillWindow(tableSamples, lastSeconds: parameters.poseSeconds),
-                  let pose = window.meanAcceleration.normalized
+                let pose = window.meanAcceleration.normalized
             else { break }
             movedSincePose = false
             let threshold = parameters.newPoseDegrees * Double.pi / 180
@@ -151,7 +151,8 @@ public struct GuidedCalibration: Sendable {
             guard movedSincePose else { break }
             if stillStart != nil { startPose.append(corrected) } else { startPose.removeAll(keepingCapacity: true) }
             if let still = stillStart, raw.time - still >= parameters.poseSeconds + 0.5,
-               stillWindow(startPose, lastSeconds: parameters.poseSeconds) != nil {
+                stillWindow(startPose, lastSeconds: parameters.poseSeconds) != nil
+            {
                 startPose = Array(startPose.drop { $0.time < raw.time - parameters.poseSeconds })
                 movedSincePose = false
                 advance(to: .swing, at: raw.time)
@@ -160,13 +161,14 @@ public struct GuidedCalibration: Sendable {
             swing.append(corrected)
             if !detector.isStill { movedSincePose = true }
             guard movedSincePose, let still = stillStart, raw.time - still >= parameters.poseSeconds,
-                  raw.time - lastPoseCheck >= 0.1, var result = calibration
+                raw.time - lastPoseCheck >= 0.1, var result = calibration
             else { break }
             lastPoseCheck = raw.time
             guard stillWindow(swing, lastSeconds: parameters.poseSeconds) != nil else { break }
             movedSincePose = false
             do throws(CalibrationError) {
-                result.mounting = try Calibration.mounting(startPose: startPose, swing: swing, parameters: parameters.fusion)
+                result.mounting = try Calibration.mounting(
+                    startPose: startPose, swing: swing, parameters: parameters.fusion)
             } catch .tooLittleRotation {
                 // A shuffle or the end of strapping on, not the swing: this rest is the start pose.
                 startPose = Array(swing.drop { $0.time < raw.time - parameters.poseSeconds })
@@ -191,7 +193,7 @@ public struct GuidedCalibration: Sendable {
         guard let last = samples.last else { return nil }
         let from = samples.lastIndex { $0.time < last.time - seconds }.map { $0 + 1 } ?? samples.startIndex
         guard let window = try? StillWindow(samples[from...]), (try? window.requireStill(parameters.fusion)) != nil,
-              (window.meanRotationRate - restingRate).length <= parameters.poseRateTolerance
+            (window.meanRotationRate - restingRate).length <= parameters.poseRateTolerance
         else { return nil }
         return window
     }

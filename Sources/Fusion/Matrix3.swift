@@ -108,8 +108,9 @@ public struct Matrix3: Hashable, Sendable, Codable {
         guard rows.count == 3, rows.allSatisfy({ $0.count == 3 }) else {
             throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not 3×3"))
         }
-        self.init(rows: Vector3(rows[0][0], rows[0][1], rows[0][2]), Vector3(rows[1][0], rows[1][1], rows[1][2]),
-                  Vector3(rows[2][0], rows[2][1], rows[2][2]))
+        self.init(
+            rows: Vector3(rows[0][0], rows[0][1], rows[0][2]), Vector3(rows[1][0], rows[1][1], rows[1][2]),
+            Vector3(rows[2][0], rows[2][1], rows[2][2]))
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -86,9 +86,11 @@ public struct MeasurementSession: Sendable {
     ///   - fusion: the filter tuning.
     ///   - calibration: the sensor's calibration, applied to every sample, or `nil` for raw samples
     ///     (the filter then measures the gyro bias at the first rest; accelerometer offsets remain).
-    public init(parameters: SessionParameters = SessionParameters(),
-                fusion: FusionParameters = FusionParameters(),
-                calibration: Calibration? = nil) {
+    public init(
+        parameters: SessionParameters = SessionParameters(),
+        fusion: FusionParameters = FusionParameters(),
+        calibration: Calibration? = nil
+    ) {
         self.parameters = parameters
         self.calibration = calibration
         // A calibration measured the bias; the residual is its drift since.
@@ -131,9 +133,10 @@ public struct MeasurementSession: Sendable {
         filter.update(sample)
         let rate = sample.rotationRate - filter.gyroBias
         let threshold = filter.parameters.restGyroThreshold
-        trace.append(TracePoint(
-            time: sample.time, gravity: filter.gravity, acceleration: sample.acceleration,
-            isTurning: !filter.isBiasKnown || rate.lengthSquared > threshold * threshold))
+        trace.append(
+            TracePoint(
+                time: sample.time, gravity: filter.gravity, acceleration: sample.acceleration,
+                isTurning: !filter.isBiasKnown || rate.lengthSquared > threshold * threshold))
 
         switch phase {
         case .settling:
@@ -212,7 +215,8 @@ public struct MeasurementSession: Sendable {
 
     private mutating func finish(_ reason: EndReason) {
         if !startEstablished
-            || (trace.last?.time ?? 0) - (firstTime ?? 0) < parameters.minimumDuration {
+            || (trace.last?.time ?? 0) - (firstTime ?? 0) < parameters.minimumDuration
+        {
             flags.insert(.tooShort)
         }
         switch phase {
@@ -229,7 +233,8 @@ public struct MeasurementSession: Sendable {
     public var mounting: Mounting? {
         if let knownMounting { return knownMounting }
         guard !trace.isEmpty else { return nil }
-        let hinge = scatter.principalAxis(perpendicularTo: startGravity)?.axis
+        let hinge =
+            scatter.principalAxis(perpendicularTo: startGravity)?.axis
             ?? (abs(startGravity.x) < 0.9 ? Vector3.unitX : .unitY)
         guard let provisional = Mounting(shinAxis: startGravity, hingeAxis: hinge) else { return nil }
         // The hinge axis's sign is not observable from the scatter; the task's (first) motion is an
@@ -267,13 +272,16 @@ public struct MeasurementSession: Sendable {
         if result.range < parameters.motionThreshold {
             result.flags.insert(.noMovement)
         }
-        if angles.largestStillWander > parameters.maximumStillWander {
+        if angles.largestStillWander > parameters.maximumStillWander
+            || angles.largestStillTurnRate > parameters.maximumStillTurnRate
+        {
             result.flags.insert(.unsteady)
         }
         // Only a real motion shows whether it was about one hinge; a still leg's noise has no axis.
         if knownMounting == nil, result.range >= parameters.motionThreshold,
-           let (_, offAxis) = scatter.principalAxis(perpendicularTo: startGravity),
-           offAxis > parameters.maximumOffHingeFraction {
+            let (_, offAxis) = scatter.principalAxis(perpendicularTo: startGravity),
+            offAxis > parameters.maximumOffHingeFraction
+        {
             result.flags.insert(.implausible)
         }
         return result

@@ -42,10 +42,10 @@ public struct OrientationFilter: Sendable {
     private var coefficients: LowPassCoefficients?
     private var biasCoefficients: LowPassCoefficients?
     private var noise: BiasNoise?
-    /// The inclination corrections (rotation vectors in the earth frame, radians) and the time since
-    /// the bias was last estimated.
-    private var pendingCorrection = Vector3.zero
+    /// Seconds since the inclination correction and the bias estimate were last updated.
     private var pendingTime = 0.0
+    /// The last sample's angle increment (radians, sensor frame), for the coning correction.
+    private var previousTurn = Vector3.zero
     private var previousTime: Double?
 
     /// - Parameters:
@@ -63,7 +63,14 @@ public struct OrientationFilter: Sendable {
     }
 
     /// Sensor frame → earth frame (z up). The heading is the integrated gyro's, arbitrary.
-    public var orientation: Quaternion { inclinationCorrection * gyroOrientation }
+    public var orientation: Quaternion {
+        // The correction as of the last sample: the kept one, plus the turn of the low-passed
+        // acceleration onto the vertical since it was made.
+        let correction =
+            Quaternion.levelling(inclinationCorrection.rotate(accelerationLowPass.value))
+            .map { $0 * inclinationCorrection } ?? inclinationCorrection
+        return correction * gyroOrientation
+    }
 
     /// The unit direction away from the earth in the sensor frame: what an accelerometer at rest
     /// reads, normalised (+z when the board lies flat, component side up). Kept rather than computed,
@@ -107,7 +114,15 @@ public struct OrientationFilter: Sendable {
             LowPassCoefficients(timeConstant: parameters.accelerometerTimeConstant, interval: interval)
         }
         let turn = (rotationRate - gyroBias) * (interval * Double.pi / 180)
-        gyroOrientation = (gyroOrientation * Quaternion(rotationVector: turn)).renormalized
+        // A gyro sample is the mean rate over the interval it ends, so `turn` is the interval's
+        // angle increment. When the axis of rotation moves, successive increments do not commute,
+        // and a rate that changes linearly across two intervals turns the sensor by the increment
+        // plus (previous × current) / 12: the two-sample coning correction of strapdown inertial
+        // navigation. Over a fast three-dimensional movement it is what the increment alone misses.
+        // Renormalised with the bias estimate: a product of unit quaternions drifts from unit length
+        // only by rounding, 1e-16 a sample.
+        gyroOrientation = gyroOrientation * Quaternion(rotationVector: turn + previousTurn.cross(turn) * (1.0 / 12))
+        previousTurn = turn
 
         let inertial: Vector3
         if isAtRest && isBiasKnown {
@@ -119,37 +134,44 @@ public struct OrientationFilter: Sendable {
         } else {
             inertial = accelerationLowPass.update(gyroOrientation.rotate(acceleration), c)
         }
-        guard let levelling = Quaternion.levelling(inclinationCorrection.rotate(inertial)) else {
+        // The inclination correction turns the low-passed acceleration onto the vertical, so the
+        // vertical seen from the sensor is that acceleration turned back by the gyro's orientation:
+        // no correction needs to be made per sample for it. The correction itself is made with the
+        // bias estimate, which needs it as a rotation.
+        guard let up = gyroOrientation.inverseRotate(inertial).normalized else {
+            // No direction to turn onto (a free fall's zero): the gyro alone carries the vertical.
             gravity = orientation.verticalInSensorFrame
             return
         }
-        inclinationCorrection = (levelling * inclinationCorrection).renormalized
-        gravity = orientation.verticalInSensorFrame
+        gravity = up
         isInitialised = true
-        // The per-sample correction's rotation vector is 2·(x, y, 0) for these small turns.
-        pendingCorrection += Vector3(levelling.x, levelling.y, 0) * 2
         pendingTime += interval
         if pendingTime >= Self.biasInterval || (isAtRest && !isBiasKnown) {
-            estimateBias(correction: pendingCorrection, interval: pendingTime, c)
-            pendingCorrection = .zero
+            guard let levelling = Quaternion.levelling(inclinationCorrection.rotate(inertial)) else { return }
+            inclinationCorrection = (levelling * inclinationCorrection).renormalized
+            gyroOrientation = gyroOrientation.renormalized
+            // The correction's rotation vector is 2·(x, y, 0) for these small turns.
+            estimateBias(correction: Vector3(levelling.x, levelling.y, 0) * 2, interval: pendingTime, c)
             pendingTime = 0
         }
     }
 
-    /// Seconds between two updates of the bias estimate. The bias and everything it is estimated from
-    /// change far slower than the samples arrive: the low-passes' cut-off (√2 / 2πτ, 0.075 Hz at
-    /// τ = 3 s) is 130 times below the 10 Hz Nyquist frequency of 20 updates a second, and the
-    /// filter's cost at 200 Hz drops by half.
+    /// Seconds between two updates of the inclination correction and the bias estimate. The bias and
+    /// everything it is estimated from change far slower than the samples arrive: the low-passes'
+    /// cut-off (√2 / 2πτ, 0.075 Hz at τ = 3 s) is 130 times below the 10 Hz Nyquist frequency of 20
+    /// updates a second, and the filter's cost at 200 Hz drops by half.
     static let biasInterval = 0.05
 
-    /// One update of the bias estimate from the inclination corrections (radians, earth frame) made
-    /// over `interval` seconds.
+    /// One update of the bias estimate from the inclination correction (rotation vector, radians,
+    /// earth frame) made over `interval` seconds.
     private mutating func estimateBias(correction: Vector3, interval: Double, _ c: LowPassCoefficients) {
-        let noise = BiasNoise.cached(&noise, interval: interval) { BiasNoise(parameters: parameters, interval: interval) }
+        let noise = BiasNoise.cached(&noise, interval: interval) {
+            BiasNoise(parameters: parameters, interval: interval)
+        }
         let b = LowPassCoefficients.cached(&biasCoefficients, interval: interval) {
             LowPassCoefficients(timeConstant: parameters.accelerometerTimeConstant, interval: interval)
         }
-        let rotation = orientation.matrix
+        let rotation = (inclinationCorrection * gyroOrientation).matrix
         let filteredRotation = rotationLowPass.update(rotation, b)
         let filteredRotatedBias = rotatedBiasLowPass.update(rotation * gyroBias, b)
 
@@ -165,17 +187,20 @@ public struct OrientationFilter: Sendable {
             guard isBiasKnown else { return establishBiasAtRest(c, b) }
             // H = I: the averaged gyro reads the bias.
             let innovation = restDetector.referenceRotationRate - gyroBias
-            correctBias(innovation: innovation, measurement: .identity,
-                        noise: Vector3(noise.restVariance, noise.restVariance, noise.restVariance))
+            correctBias(
+                innovation: innovation, measurement: .identity,
+                noise: Vector3(noise.restVariance, noise.restVariance, noise.restVariance))
         } else {
             // As a rate, the correction is what the integrated gyro turned too much, in the earth frame.
             let correctionRate = correction * (180 / Double.pi / interval)
             let predicted = filteredRotation * gyroBias
-            let innovation = Vector3(filteredRotatedBias.x - correctionRate.x - predicted.x,
-                                     filteredRotatedBias.y - correctionRate.y - predicted.y,
-                                     -predicted.z)
-            correctBias(innovation: innovation, measurement: filteredRotation,
-                        noise: Vector3(noise.motionVariance, noise.motionVariance, noise.verticalVariance))
+            let innovation = Vector3(
+                filteredRotatedBias.x - correctionRate.x - predicted.x,
+                filteredRotatedBias.y - correctionRate.y - predicted.y,
+                -predicted.z)
+            correctBias(
+                innovation: innovation, measurement: filteredRotation,
+                noise: Vector3(noise.motionVariance, noise.motionVariance, noise.verticalVariance))
         }
     }
 
@@ -190,8 +215,9 @@ public struct OrientationFilter: Sendable {
         guard let sInverse = s.inverse else { return }
         let gain = ph * sInverse
         let clip = parameters.biasCorrectionClip
-        let clipped = Vector3(min(max(innovation.x, -clip), clip), min(max(innovation.y, -clip), clip),
-                              min(max(innovation.z, -clip), clip))
+        let clipped = Vector3(
+            min(max(innovation.x, -clip), clip), min(max(innovation.y, -clip), clip),
+            min(max(innovation.z, -clip), clip))
         gyroBias = limited(gyroBias + gain * clipped)
         biasCovariance = p - gain * (h * p)
     }
@@ -206,9 +232,9 @@ public struct OrientationFilter: Sendable {
         guard let levelling = Quaternion.levelling(restDetector.referenceAcceleration) else { return }
         gyroOrientation = .identity
         inclinationCorrection = levelling
-        gravity = orientation.verticalInSensorFrame
         accelerationLowPass.reset(to: restDetector.referenceAcceleration, c)
-        let rotation = orientation.matrix
+        gravity = orientation.verticalInSensorFrame
+        let rotation = levelling.matrix
         rotationLowPass.reset(to: rotation, b)
         rotatedBiasLowPass.reset(to: rotation * gyroBias, b)
     }

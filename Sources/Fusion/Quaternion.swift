@@ -44,7 +44,8 @@ public struct Quaternion: Hashable, Sendable {
             cosine = cos(angle / 2)
             sineOverAngle = sin(angle / 2) / angle
         }
-        self.init(w: cosine, x: rotation.x * sineOverAngle, y: rotation.y * sineOverAngle, z: rotation.z * sineOverAngle)
+        self.init(
+            w: cosine, x: rotation.x * sineOverAngle, y: rotation.y * sineOverAngle, z: rotation.z * sineOverAngle)
     }
 
     /// The Hamilton product: the rotation `other` followed by `self`.
@@ -82,6 +83,14 @@ public struct Quaternion: Hashable, Sendable {
         let u = Vector3(x, y, z)
         let t = u.cross(v) * 2
         return v + t * w + u.cross(t)
+    }
+
+    /// `v` rotated by the inverse rotation: `q* v q`.
+    @inlinable
+    public func inverseRotate(_ v: Vector3) -> Vector3 {
+        let u = Vector3(x, y, z)
+        let t = u.cross(v) * 2
+        return v - t * w + u.cross(t)
     }
 
     /// The rotation matrix: its rows are the reference frame's axes seen from the sensor frame.

@@ -15,7 +15,11 @@
 ///
 /// It also carries the knee joint angles in the clinical convention (see ``KneeAngle``): with one
 /// sensor, derived under the seated assumption (thigh horizontal and still).
-public struct RangeOfMotionResult: Hashable, Sendable, Codable {
+///
+/// Its JSON (``CodingKeys``) is the one every reader sees, `romdev measure --json`, `romdev replay
+/// --json` and the control socket's reply alike: the angles as ``reported``, `units`, `protocol`
+/// and the flags by name.
+public struct RangeOfMotionResult: Hashable, Sendable {
     /// Inclination at the start pose.
     public var start: Double
     /// Inclination at the last sample.
@@ -42,9 +46,11 @@ public struct RangeOfMotionResult: Hashable, Sendable, Codable {
     ///   - kneeExtension, kneeFlexion: the knee angles; by default those of the seated assumption
     ///     (``KneeAngle/flexion(shankInclination:thighPitch:)`` of `maximum` and `minimum` with a
     ///     horizontal thigh).
-    public init(start: Double, finish: Double, minimum: Double, maximum: Double,
-                kneeExtension: Double? = nil, kneeFlexion: Double? = nil,
-                measurementProtocol: MeasurementProtocol = .extension, flags: QualityFlags = []) {
+    public init(
+        start: Double, finish: Double, minimum: Double, maximum: Double,
+        kneeExtension: Double? = nil, kneeFlexion: Double? = nil,
+        measurementProtocol: MeasurementProtocol = .extension, flags: QualityFlags = []
+    ) {
         self.start = start
         self.finish = finish
         self.minimum = minimum
@@ -71,7 +77,7 @@ public struct RangeOfMotionResult: Hashable, Sendable, Codable {
 }
 
 /// Reasons to distrust a ``RangeOfMotionResult``. An empty set means none was seen.
-public struct QualityFlags: OptionSet, Hashable, Sendable, Codable {
+public struct QualityFlags: OptionSet, Hashable, Sendable {
     public let rawValue: Int
     public init(rawValue: Int) { self.rawValue = rawValue }
 
@@ -100,12 +106,25 @@ public struct QualityFlags: OptionSet, Hashable, Sendable, Codable {
     /// that of the extension step alone.
     public static let noFlexion = QualityFlags(rawValue: 1 << 8)
 
+    /// Each flag with its name, in the fixed order of printing and export.
+    private static let named: [(QualityFlags, String)] = [
+        (.movedAtStart, "moved-at-start"), (.gyroSaturated, "gyro-saturated"), (.tooShort, "too-short"),
+        (.implausible, "implausible"), (.noMovement, "no-movement"), (.notReturned, "not-returned"),
+        (.unsteady, "unsteady"), (.notSeated, "not-seated"), (.noFlexion, "no-flexion"),
+    ]
+
     /// The flags by name, in a fixed order, for printing and export.
     public var names: [String] {
-        [(Self.movedAtStart, "moved-at-start"), (.gyroSaturated, "gyro-saturated"),
-         (.tooShort, "too-short"), (.implausible, "implausible"), (.noMovement, "no-movement"),
-         (.notReturned, "not-returned"), (.unsteady, "unsteady"), (.notSeated, "not-seated"),
-         (.noFlexion, "no-flexion")]
-            .filter { contains($0.0) }.map(\.1)
+        Self.named.filter { contains($0.0) }.map(\.1)
+    }
+
+    /// The flags of `names`; nil when one of them names no flag.
+    public init?(names: some Sequence<String>) {
+        var flags: QualityFlags = []
+        for name in names {
+            guard let flag = Self.named.first(where: { $0.1 == name })?.0 else { return nil }
+            flags.insert(flag)
+        }
+        self = flags
     }
 }

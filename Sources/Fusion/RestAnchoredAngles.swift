@@ -17,6 +17,12 @@ struct RestAnchoredAngles {
     /// turns by well under half a degree; more means the thigh or the body moved.
     private(set) var largestStillWander = 0.0
 
+    /// The largest steady turn (°/s) of the accelerometer's inclination within one still phase, where
+    /// it stood clear of the noise; 0 when none did. With the leg held still on a still thigh the
+    /// accelerometer reads a fixed gravity direction; a thigh sliding or swaying pitches the shank
+    /// with it, more slowly than the rest threshold can see, and that shows as such a turn.
+    private(set) var largestStillTurnRate = 0.0
+
     /// Half-width of the accelerometer average in a still phase, seconds: a hundred samples at
     /// 200 Hz, where the MPU-6050's noise averages to about 0.03°.
     static let averagingHalfWidth = 0.25
@@ -28,13 +34,20 @@ struct RestAnchoredAngles {
     ///     pose; between two poses far apart, the gyro's measured turn is then the better
     ///     difference, so such a sensor is anchored only near the start pose, where the offset's
     ///     tilt is the start's own.
-    init(points: ArraySlice<TracePoint>, mounting: Mounting, minimumStillSeconds: Double,
-         anchorRegion: (axis: Vector3, cosine: Double)? = nil) {
+    init(
+        points: ArraySlice<TracePoint>, mounting: Mounting, minimumStillSeconds: Double,
+        anchorRegion: (axis: Vector3, cosine: Double)? = nil
+    ) {
         let filterAngles = MeasurementSession.filterAngles(points, mounting: mounting)
         let base = points.startIndex
         // Each still phase with the running sums of its accelerometer, for the centred averages; the
         // last sum is the whole phase's, which places it in or out of the anchor region.
-        let anchors = Self.stillRuns(points, minimumSeconds: minimumStillSeconds).map { run in
+        let runs = Self.stillRuns(points, minimumSeconds: minimumStillSeconds)
+        largestStillTurnRate = runs.reduce(0) { largest, run in
+            let phase = points[(base + run.lowerBound)..<(base + run.upperBound)]
+            return max(largest, abs(Self.steadyTurnRate(phase, mounting: mounting) ?? 0))
+        }
+        let anchors = runs.map { run in
             var prefix = [Vector3](repeating: .zero, count: run.count + 1)
             for (k, index) in run.enumerated() { prefix[k + 1] = prefix[k] + points[base + index].acceleration }
             return (run: run, prefix: prefix)
@@ -56,7 +69,8 @@ struct RestAnchoredAngles {
                 let time = points[base + index].time
                 while points[base + run.lowerBound + low].time < time - Self.averagingHalfWidth { low += 1 }
                 while high + 1 < run.count,
-                      points[base + run.lowerBound + high + 1].time <= time + Self.averagingHalfWidth { high += 1 }
+                    points[base + run.lowerBound + high + 1].time <= time + Self.averagingHalfWidth
+                { high += 1 }
                 let mean = prefix[high + 1] - prefix[low]
                 let measured = mounting.sagittalAngle(gravity: mean)
                 // The same turn as the filter's unwrapped angle.
@@ -96,6 +110,41 @@ struct RestAnchoredAngles {
             for gap in gapStart..<filterAngles.count { corrected[gap] = filterAngles[gap] - previous.error }
         }
         values = corrected
+    }
+
+    /// Seconds left out at either end of a still phase for the turn rate: the leg coming to rest
+    /// and setting off again accelerates the sensor, which tilts the accelerometer for a moment.
+    static let settlingSeconds = 0.25
+
+    /// The rate (°/s) at which the accelerometer's inclination turned over the interior of a still
+    /// phase, a least-squares line through every sample; `nil` when the interior is shorter than
+    /// half a second, or the rate is within four standard errors of zero (its noise: a still leg
+    /// reaches that once in 15 000 phases).
+    static func steadyTurnRate(_ phase: ArraySlice<TracePoint>, mounting: Mounting) -> Double? {
+        guard let first = phase.first?.time, let last = phase.last?.time else { return nil }
+        let interior = phase.filter { $0.time >= first + settlingSeconds && $0.time <= last - settlingSeconds }
+        guard interior.count >= 10, let start = interior.first?.time, let end = interior.last?.time,
+            end - start >= 0.5
+        else { return nil }
+        var unwrapper = AngleUnwrapper()
+        let angles = interior.map { unwrapper.unwrap(mounting.sagittalAngle(gravity: $0.acceleration)) }
+        let count = Double(angles.count)
+        let meanTime = interior.reduce(0) { $0 + $1.time } / count
+        let meanAngle = angles.reduce(0, +) / count
+        var timeSquares = 0.0, products = 0.0
+        for (point, angle) in zip(interior, angles) {
+            let t = point.time - meanTime
+            timeSquares += t * t
+            products += t * (angle - meanAngle)
+        }
+        let rate = products / timeSquares
+        var residualSquares = 0.0
+        for (point, angle) in zip(interior, angles) {
+            let residual = angle - meanAngle - rate * (point.time - meanTime)
+            residualSquares += residual * residual
+        }
+        let standardError = (residualSquares / (count - 2) / timeSquares).squareRoot()
+        return abs(rate) >= 4 * standardError ? rate : nil
     }
 
     /// The index ranges (relative to the slice's start) where the leg did not turn for at least

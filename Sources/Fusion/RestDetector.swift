@@ -44,7 +44,8 @@ public struct RestDetector: Sendable {
         referenceAcceleration += (acceleration - referenceAcceleration) * k
         let gyroLimit = parameters.restGyroThreshold
         let accelerationLimit = parameters.restAccelerationThreshold
-        isStill = (rotationRate - referenceRotationRate).lengthSquared <= gyroLimit * gyroLimit
+        isStill =
+            (rotationRate - referenceRotationRate).lengthSquared <= gyroLimit * gyroLimit
             && (acceleration - referenceAcceleration).lengthSquared <= accelerationLimit * accelerationLimit
         stillDuration = isStill ? stillDuration + interval : 0
     }

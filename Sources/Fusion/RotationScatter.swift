@@ -17,9 +17,10 @@ public struct RotationScatter: Hashable, Sendable {
     }
 
     private func multiply(_ v: Vector3) -> Vector3 {
-        Vector3(xx * v.x + xy * v.y + xz * v.z,
-                xy * v.x + yy * v.y + yz * v.z,
-                xz * v.x + yz * v.y + zz * v.z)
+        Vector3(
+            xx * v.x + xy * v.y + xz * v.z,
+            xy * v.x + yy * v.y + yz * v.z,
+            xz * v.x + yz * v.y + zz * v.z)
     }
 
     /// The dominant rotation axis among rotations perpendicular to `excluded`, and the fraction of the

@@ -11,7 +11,9 @@ public struct StillWindow: Hashable, Sendable {
     public let accelerationDeviation: Double
 
     /// - Throws: ``CalibrationError/tooFewSamples(needed:got:)`` for fewer than `minimumCount` samples.
-    public init<Samples: Collection<InertialSample>>(_ samples: Samples, minimumCount: Int = 10) throws(CalibrationError) {
+    public init<Samples: Collection<InertialSample>>(_ samples: Samples, minimumCount: Int = 10)
+        throws(CalibrationError)
+    {
         guard samples.count >= minimumCount else {
             throw .tooFewSamples(needed: minimumCount, got: samples.count)
         }
@@ -38,7 +40,7 @@ public struct StillWindow: Hashable, Sendable {
     /// are within the rest thresholds of `parameters` (the same limits the filter uses for rest).
     public func requireStill(_ parameters: FusionParameters = FusionParameters()) throws(CalibrationError) {
         guard gyroDeviation <= parameters.restGyroThreshold,
-              accelerationDeviation <= parameters.restAccelerationThreshold
+            accelerationDeviation <= parameters.restAccelerationThreshold
         else { throw .moved(gyroDeviation: gyroDeviation, accelerationDeviation: accelerationDeviation) }
     }
 }

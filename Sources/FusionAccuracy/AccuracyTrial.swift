@@ -77,8 +77,9 @@ public struct AccuracyTrial: Sendable {
             do {
                 calibration = try calibrate(errors: errors, mounting: mounting, load: load, random: &random)
             } catch let refusal as CalibrationError {
-                return Outcome(trueRange: .nan, calibrationRefusal: refusal, motionSquaredError: 0, motionSamples: 0,
-                               samples: 0, lostSamples: 0)
+                return Outcome(
+                    trueRange: .nan, calibrationRefusal: refusal, motionSquaredError: 0, motionSamples: 0,
+                    samples: 0, lostSamples: 0)
             }
         }
         let rest = uniform(-5, 15, &random)
@@ -129,17 +130,20 @@ public struct AccuracyTrial: Sendable {
     ) -> MotionModel.Movement {
         switch measurementProtocol {
         case .extension:
-            return .kneeExtension(KneeExtension(
-                restDegrees: rest, peakDegrees: uniform(45, 110, &random),
-                peakSpeedDegreesPerSecond: uniform(45, 200, &random), holdSeconds: uniform(0.5, 2.5, &random),
-                returnDegrees: rest + uniform(-3, 3, &random), leadInSeconds: uniform(2, 3, &random),
-                leadOutSeconds: 4.5))
+            return .kneeExtension(
+                KneeExtension(
+                    restDegrees: rest, peakDegrees: uniform(45, 110, &random),
+                    peakSpeedDegreesPerSecond: uniform(45, 200, &random), holdSeconds: uniform(0.5, 2.5, &random),
+                    returnDegrees: rest + uniform(-3, 3, &random), leadInSeconds: uniform(2, 3, &random),
+                    leadOutSeconds: 4.5))
         case .arc:
-            return .kneeArc(KneeArc(
-                restDegrees: rest, extensionDegrees: uniform(45, 110, &random),
-                returnDegrees: rest + uniform(-3, 3, &random), flexionDegrees: min(-uniform(10, 45, &random), rest - 15),
-                peakSpeedDegreesPerSecond: uniform(45, 200, &random), holdSeconds: uniform(0.5, 2.5, &random),
-                leadInSeconds: uniform(2, 3, &random), pauseSeconds: uniform(4, 5, &random), leadOutSeconds: 4.5))
+            return .kneeArc(
+                KneeArc(
+                    restDegrees: rest, extensionDegrees: uniform(45, 110, &random),
+                    returnDegrees: rest + uniform(-3, 3, &random),
+                    flexionDegrees: min(-uniform(10, 45, &random), rest - 15),
+                    peakSpeedDegreesPerSecond: uniform(45, 200, &random), holdSeconds: uniform(0.5, 2.5, &random),
+                    leadInSeconds: uniform(2, 3, &random), pauseSeconds: uniform(4, 5, &random), leadOutSeconds: 4.5))
         }
     }
 

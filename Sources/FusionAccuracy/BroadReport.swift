@@ -73,18 +73,22 @@ public struct BroadReport: Sendable {
     public var text: String {
         let nameWidth = max(5, rows.map(\.trial.name.count).max() ?? 0)
         var lines = [
-            "\(padded("trial", nameWidth))  RMSE °   max °  scored  no reference",
+            "\(padded("trial", nameWidth))  RMSE °   max °  scored  no reference"
         ]
         for row in rows {
             let s = row.score
-            lines.append("\(padded(row.trial.name, nameWidth)) \(number(s.rmseDegrees, 7)) \(number(s.maximumDegrees, 7))"
-                         + " \(padded(String(s.scoredSamples), 7, right: true)) \(padded(String(s.missingReference), 13, right: true))")
+            lines.append(
+                "\(padded(row.trial.name, nameWidth)) \(number(s.rmseDegrees, 7)) \(number(s.maximumDegrees, 7))"
+                    + " \(padded(String(s.scoredSamples), 7, right: true)) \(padded(String(s.missingReference), 13, right: true))"
+            )
         }
         let groupWidth = max(5, groups.map(\.group.count).max() ?? 0)
         lines.append("")
         lines.append("\(padded("group", groupWidth))  trials  mean RMSE °")
         for group in groups {
-            lines.append("\(padded(group.group, groupWidth)) \(padded(String(group.trials), 7, right: true)) \(number(group.meanRMSE, 12))")
+            lines.append(
+                "\(padded(group.group, groupWidth)) \(padded(String(group.trials), 7, right: true)) \(number(group.meanRMSE, 12))"
+            )
         }
         lines.append("")
         lines.append("mean inclination RMSE over all \(rows.count) trials: \(number(meanRMSE, 0))°")
@@ -93,9 +97,10 @@ public struct BroadReport: Sendable {
         }
         for row in rows where row.score.rmseDegrees.isNaN {
             let s = row.score
-            lines.append(s.nonFiniteEstimates > 0
-                ? "NaN: \(row.trial.name): \(s.nonFiniteEstimates) of \(s.scoredSamples) scored samples have no finite estimate"
-                : "NaN: \(row.trial.name): no sample to score")
+            lines.append(
+                s.nonFiniteEstimates > 0
+                    ? "NaN: \(row.trial.name): \(s.nonFiniteEstimates) of \(s.scoredSamples) scored samples have no finite estimate"
+                    : "NaN: \(row.trial.name): no sample to score")
         }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -101,7 +101,9 @@ public struct InclinationScore: Sendable, Equatable {
         for index in reference.times.indices where reference.isMovement[index] {
             // Both files carry times rounded to microseconds from the same recording.
             guard abs(trace.times[index] - reference.times[index]) <= 2e-6 else {
-                throw .mismatch("sample \(index + 1) is at \(trace.times[index]) s in the trace but at \(reference.times[index]) s in the reference")
+                throw .mismatch(
+                    "sample \(index + 1) is at \(trace.times[index]) s in the trace but at \(reference.times[index]) s in the reference"
+                )
             }
             guard let truth = reference.up[index] else {
                 missing += 1
@@ -156,7 +158,9 @@ public enum InclinationFileError: Error, Hashable, Sendable, CustomStringConvert
 /// Reading the two CSV files: a fixed header, then rows of a fixed number of fields.
 enum CSVRows {
     /// The rows after the header, each with its 1-based line number.
-    static func rows(of text: String, header: String, columns: Int) throws(InclinationFileError) -> [(line: Int, fields: [Substring])] {
+    static func rows(of text: String, header: String, columns: Int) throws(InclinationFileError) -> [(
+        line: Int, fields: [Substring]
+    )] {
         // Split on bytes: much faster than on Characters for files of a million lines.
         var lines = text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
             .map { Substring($0) }

@@ -22,7 +22,9 @@ public struct FilePath: Hashable, Sendable, CustomStringConvertible {
     public var directory: String {
         var bytes = Array(rawValue.utf8)
         Self.dropTrailingSlashes(&bytes)
-        guard let slash = bytes.lastIndex(of: Self.slash) else { return bytes.isEmpty && rawValue.hasPrefix("/") ? "/" : "." }
+        guard let slash = bytes.lastIndex(of: Self.slash) else {
+            return bytes.isEmpty && rawValue.hasPrefix("/") ? "/" : "."
+        }
         bytes.removeSubrange(slash...)
         Self.dropTrailingSlashes(&bytes)
         return bytes.isEmpty ? "/" : String(decoding: bytes, as: UTF8.self)
@@ -42,7 +44,9 @@ public struct FilePath: Hashable, Sendable, CustomStringConvertible {
     public var problemAsPath: String? {
         if rawValue.isEmpty { return "the path is empty" }
         if rawValue.utf8.contains(0) { return "it contains a NUL byte" }
-        if rawValue.utf8.count >= Int(PATH_MAX) { return "it is longer than \(PATH_MAX - 1) bytes, the longest path Linux opens" }
+        if rawValue.utf8.count >= Int(PATH_MAX) {
+            return "it is longer than \(PATH_MAX - 1) bytes, the longest path Linux opens"
+        }
         return nil
     }
 

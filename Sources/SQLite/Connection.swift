@@ -80,9 +80,6 @@ public final class Connection {
     /// Rows changed by the last INSERT, UPDATE or DELETE. The corresponding call is `sqlite3_changes`.
     public var changes: Int { Int(sqlite3_changes(handle)) }
 
-    /// The rowid of the last successful INSERT. The corresponding call is `sqlite3_last_insert_rowid`.
-    public var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
-
     /// Whether a transaction is open. The corresponding call is `sqlite3_get_autocommit`.
     public var isInsideTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 

@@ -1,10 +1,11 @@
 import CSQLite
+import Dispatch
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import Dispatch
 
 /// An SQLite database file, reached through one connection on a serial queue.
 ///
@@ -32,7 +33,9 @@ public final class Database: @unchecked Sendable {
         /// fail with `SQLITE_READONLY`.
         public var readOnly: Bool
 
-        public init(busyTimeout: Duration = .seconds(5), trace: (@Sendable (String) -> Void)? = nil, readOnly: Bool = false) {
+        public init(
+            busyTimeout: Duration = .seconds(5), trace: (@Sendable (String) -> Void)? = nil, readOnly: Bool = false
+        ) {
             self.busyTimeout = busyTimeout
             self.trace = trace
             self.readOnly = readOnly
@@ -82,18 +85,22 @@ public final class Database: @unchecked Sendable {
         }
         let connection = Connection(handle: handle)
         sqlite3_extended_result_codes(handle, 1)
-        let milliseconds = configuration.busyTimeout.components.seconds * 1000
+        let milliseconds =
+            configuration.busyTimeout.components.seconds * 1000
             + configuration.busyTimeout.components.attoseconds / 1_000_000_000_000_000
         sqlite3_busy_timeout(handle, Int32(clamping: milliseconds))
 
         if let trace = configuration.trace {
             let box = TraceBox(trace)
-            sqlite3_trace_v2(handle, UInt32(SQLITE_TRACE_STMT), { _, context, statement, _ in
-                guard let context, let statement,
-                      let sql = sqlite3_sql(OpaquePointer(statement)) else { return 0 }
-                Unmanaged<TraceBox>.fromOpaque(context).takeUnretainedValue().body(String(cString: sql))
-                return 0
-            }, Unmanaged.passUnretained(box).toOpaque())
+            sqlite3_trace_v2(
+                handle, UInt32(SQLITE_TRACE_STMT),
+                { _, context, statement, _ in
+                    guard let context, let statement,
+                        let sql = sqlite3_sql(OpaquePointer(statement))
+                    else { return 0 }
+                    Unmanaged<TraceBox>.fromOpaque(context).takeUnretainedValue().body(String(cString: sql))
+                    return 0
+                }, Unmanaged.passUnretained(box).toOpaque())
             traceBox = box
         } else {
             traceBox = nil
@@ -104,9 +111,10 @@ public final class Database: @unchecked Sendable {
         let journalSQL = configuration.readOnly ? "PRAGMA journal_mode" : "PRAGMA journal_mode = WAL"
         let mode = try connection.fetchValue(journalSQL, as: String.self)
         guard mode?.lowercased() == "wal" || immutable else {
-            throw DatabaseError(resultCode: .SQLITE_ERROR,
-                                message: "could not switch to WAL journaling (got \(mode ?? "nothing"))",
-                                sql: journalSQL)
+            throw DatabaseError(
+                resultCode: .SQLITE_ERROR,
+                message: "could not switch to WAL journaling (got \(mode ?? "nothing"))",
+                sql: journalSQL)
         }
         if !configuration.readOnly { try connection.execute("PRAGMA synchronous = FULL") }
         try connection.execute("PRAGMA foreign_keys = ON")

@@ -36,6 +36,7 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible {
     static func make(_ code: Int32, connection: OpaquePointer?, sql: String?) -> DatabaseError {
         let message = connection.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) }
         let systemErrno = connection.map { sqlite3_system_errno($0) } ?? 0
-        return DatabaseError(resultCode: ResultCode(rawValue: code), message: message, sql: sql, systemErrno: systemErrno)
+        return DatabaseError(
+            resultCode: ResultCode(rawValue: code), message: message, sql: sql, systemErrno: systemErrno)
     }
 }

@@ -76,8 +76,9 @@ public struct Migrator: Sendable {
     }
 
     private func appliedMigrations(_ db: Connection) throws -> [String] {
-        let hasTable = try db.fetchOne(
-            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'") != nil
+        let hasTable =
+            try db.fetchOne(
+                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'") != nil
         guard hasTable else { return [] }
         return try db.fetchAll("SELECT name FROM schema_migrations ORDER BY rowid").map { try $0.decode("name") }
     }

@@ -1,3 +1,6 @@
+// The constants keep SQLite's C names, so a code reads as the documentation spells it.
+// swift-format-ignore-file: AlwaysUseLowerCamelCase
+
 import CSQLite
 
 /// An SQLite result code, primary or extended.

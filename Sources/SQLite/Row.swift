@@ -23,8 +23,9 @@ public struct Row: Sendable {
             throw RowDecodingError(column: column, expectedType: "\(T.self)", storageClass: nil)
         }
         guard let value = T(databaseValue: values[index]) else {
-            throw RowDecodingError(column: column, expectedType: "\(T.self)",
-                                   storageClass: values[index].storageClassName)
+            throw RowDecodingError(
+                column: column, expectedType: "\(T.self)",
+                storageClass: values[index].storageClassName)
         }
         return value
     }

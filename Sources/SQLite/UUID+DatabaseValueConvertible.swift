@@ -6,7 +6,8 @@ extension UUID: DatabaseValueConvertible {
     public var databaseValue: DatabaseValue { .text(uuidString) }
 
     public init?(databaseValue: DatabaseValue) {
-        guard let text = String(databaseValue: databaseValue), let uuid = UUID(canonicalText: text) ?? UUID(uuidString: text)
+        guard let text = String(databaseValue: databaseValue),
+            let uuid = UUID(canonicalText: text) ?? UUID(uuidString: text)
         else { return nil }
         self = uuid
     }
@@ -44,7 +45,10 @@ extension UUID {
                 high = nibble
             }
         }
-        self.init(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-                         bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+        self.init(
+            uuid: (
+                bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
+            ))
     }
 }

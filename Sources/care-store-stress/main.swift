@@ -7,8 +7,9 @@
 //       Reads every outcome repeatedly until at least COUNT are stored, then prints
 //       "reads R outcomes N".
 //
-// CARE_STORE_STRESS_BUSY_TIMEOUT_MS sets the store's busy timeout (default 30 s). Any error is
-// printed to stderr with exit status 1.
+// CARE_STORE_STRESS_BUSY_TIMEOUT_MS sets the store's busy timeout (default 30 s). With
+// CARE_STORE_STRESS_REPORT_BEGIN=1, "begin" is printed as each write transaction starts, before
+// it waits for the write lock. Any error is printed to stderr with exit status 1.
 import CareStorage
 import Foundation
 
@@ -32,16 +33,26 @@ let path = arguments[arguments.startIndex + 1]
 
 do {
     let busyTimeout = ProcessInfo.processInfo.environment["CARE_STORE_STRESS_BUSY_TIMEOUT_MS"].flatMap { Int($0) }
-    let store = try CareStore(path: path, timeZone: utc, busyTimeout: .milliseconds(busyTimeout ?? 30_000))
+    var trace: (@Sendable (String) -> Void)?
+    if ProcessInfo.processInfo.environment["CARE_STORE_STRESS_REPORT_BEGIN"] == "1" {
+        trace = { sql in
+            if sql.hasPrefix("BEGIN IMMEDIATE") { report("begin") }
+        }
+    }
+    let store = try CareStore(
+        path: path, timeZone: utc, busyTimeout: .milliseconds(busyTimeout ?? 30_000), trace: trace)
     switch mode {
     case "write":
-        guard arguments.count == 4, let count = Int(arguments[arguments.startIndex + 3]) else { fail("bad write arguments") }
+        guard arguments.count == 4, let count = Int(arguments[arguments.startIndex + 3]) else {
+            fail("bad write arguments")
+        }
         let taskID = arguments[arguments.startIndex + 2]
         let version = try store.fetchTaskVersions(id: taskID).head
         for occurrence in 0..<count {
             try store.addOutcome(
-                NewOutcome(taskUUID: version.uuid, occurrence: occurrence,
-                           values: [.init(.integer(occurrence), kind: "stress", createdDate: Date())]),
+                NewOutcome(
+                    taskUUID: version.uuid, occurrence: occurrence,
+                    values: [.init(.integer(occurrence), kind: "stress", createdDate: Date())]),
                 now: Date())
             report("recorded \(occurrence)")
         }

@@ -3,6 +3,10 @@ import FusionAccuracy
 import Sampling
 import Sensor
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Fusion figures: ROM accuracy over seeded simulated sessions (idle and loaded host) and the cost of
 /// fusion per sample.
 enum FusionBench {
@@ -15,7 +19,9 @@ enum FusionBench {
         print("    mounting, rest −5…15°, peak 45…110°, 45…200 °/s, hold 0.5…2.5 s; driver FIFO at 200 Hz. 'cal.':")
         print("    calibrated at 25 °C by the procedure of 'romdev calibrate' over the simulated calibration")
         print("    scenario, measured 1…15 °C warmer; 'raw': no calibration, the session finds the mounting)")
-        print("   source                    cal.  range |err| p50   p95    max  gravity RMSE  returned timed-out flagged refused lost")
+        print(
+            "   source                    cal.  range |err| p50   p95    max  gravity RMSE  returned timed-out flagged refused lost"
+        )
         for source in ErrorSource.allCases {
             for calibrated in [true, false] {
                 row(source, calibrated: calibrated)
@@ -33,8 +39,9 @@ enum FusionBench {
     private static func knee() {
         print("== fusion: knee angles, arc protocol, \(trials) simulated sessions per row (seeds 1…\(trials))")
         print("   (as above, the thigh still; the foot then slides 10…45° past vertical; truth 90° − true inclination)")
-        print("   source                    cal.  |err| p50 / p95 / max:  knee_extension       knee_flexion         knee_arc"
-              + "          returned flagged")
+        print(
+            "   source                    cal.  |err| p50 / p95 / max:  knee_extension       knee_flexion         knee_arc"
+                + "          returned flagged")
         for (source, calibrated) in [(ErrorSource.noise, true), (.allButThigh, true), (.allButThigh, false)] {
             do {
                 let outcomes = try (1...UInt64(trials)).map { seed in
@@ -48,9 +55,10 @@ enum FusionBench {
                 }
                 let s = AccuracySummary(outcomes)
                 func triple(_ p: ErrorPercentiles) -> String { "\(f(p.median)) \(f(p.p95)) \(f(p.maximum))" }
-                print("   \(pad(source.rawValue, 25)) \(calibrated ? "cal." : "raw ")                         "
-                      + "\(triple(s.kneeExtensionError))  \(triple(s.kneeFlexionError))  \(triple(s.kneeArcError))  "
-                      + "\(pad("\(s.returned)/\(s.trials)", 8)) \(s.flagged)")
+                print(
+                    "   \(pad(source.rawValue, 25)) \(calibrated ? "cal." : "raw ")                         "
+                        + "\(triple(s.kneeExtensionError))  \(triple(s.kneeFlexionError))  \(triple(s.kneeArcError))  "
+                        + "\(pad("\(s.returned)/\(s.trials)", 8)) \(s.flagged)")
             } catch {
                 print("   \(source.rawValue): simulation failed: \(error)")
             }
@@ -67,9 +75,11 @@ enum FusionBench {
                 }
             }
             let s = AccuracySummary(outcomes)
-            print("   \(pad(source.rawValue, 25)) \(calibrated ? "cal." : "raw ")  \(f(s.rangeErrorMedian))° \(f(s.rangeError95))° "
-                  + "\(f(s.rangeErrorMaximum))°  \(f(s.gravityRMSE))°        \(pad("\(s.returned)/\(s.trials)", 8)) "
-                  + "\(pad("\(s.timedOut)", 9)) \(pad("\(s.flagged)", 7)) \(pad("\(s.calibrationRefused)", 7)) \(s.lostSamples)")
+            print(
+                "   \(pad(source.rawValue, 25)) \(calibrated ? "cal." : "raw ")  \(f(s.rangeErrorMedian))° \(f(s.rangeError95))° "
+                    + "\(f(s.rangeErrorMaximum))°  \(f(s.gravityRMSE))°        \(pad("\(s.returned)/\(s.trials)", 8)) "
+                    + "\(pad("\(s.timedOut)", 9)) \(pad("\(s.flagged)", 7)) \(pad("\(s.calibrationRefused)", 7)) \(s.lostSamples)"
+            )
         } catch {
             print("   \(source.rawValue): simulation failed: \(error)")
         }
@@ -82,49 +92,76 @@ enum FusionBench {
         var description: String { "seed \(seed): \(error)" }
     }
 
-    /// Nanoseconds per sample of the filter alone and of the whole session, over a long recording
-    /// replayed many times (release build).
+    /// Nanoseconds per sample of the filter alone, of the plain complementary filter and of the whole
+    /// session, over a long recording replayed many times (release build).
+    ///
+    /// Each figure is the thread's CPU time, not the wall clock: on a shared machine the wall clock
+    /// also counts the time other processes hold the core. The three run in turn in each of
+    /// `rounds` rounds, so that a busy spell weighs on all of them; the median round is printed with
+    /// the fastest and slowest, so that the spread shows how far one figure can be trusted.
     static func cost() {
-        guard let outcome = try? longRecording() else {
+        guard let samples = try? longRecording() else {
             print("   cost: simulation failed")
             return
         }
-        let samples = outcome
-        let repetitions = 20
-        let clock = ContinuousClock()
+        let repetitions = 20, rounds = 15
         var sink = 0.0
-        // Best of five rounds: the figure is the code's cost, not the other processes' load.
-        func best(_ body: () -> Void) -> Duration { (0..<5).map { _ in clock.measure(body) }.min()! }
-        let filterTime = best {
-            for _ in 0..<repetitions {
-                var filter = OrientationFilter()
-                for sample in samples { filter.update(sample) }
-                sink += filter.gravity.x
-            }
-        }
-        let complementaryTime = best {
-            for _ in 0..<repetitions {
-                var filter = PlainComplementaryFilter()
-                for sample in samples { filter.update(sample) }
-                sink += filter.gravity.x
-            }
-        }
-        let sessionTime = best {
-            for _ in 0..<repetitions {
-                var parameters = SessionParameters()
-                parameters.timeout = .infinity
-                var session = MeasurementSession(parameters: parameters)
-                for sample in samples { session.update(sample) }
-                session.stop()
-                sink += session.result()?.range ?? 0
-            }
-        }
         let count = Double(samples.count * repetitions)
-        print("== fusion: cost per sample (\(samples.count) samples × \(repetitions), best of 5)")
-        print("   OrientationFilter.update   \(f(nanoseconds(filterTime) / count)) ns   (target ≤ 100 ns)")
-        print("   plain complementary filter \(f(nanoseconds(complementaryTime) / count)) ns   (reference: gyro plus a fixed pull to the accelerometer, τ = 2 s)")
-        print("   MeasurementSession.update  \(f(nanoseconds(sessionTime) / count)) ns   (incl. result at the end)")
+        func perSample(_ body: () -> Void) -> Double {
+            let start = threadCPUNanoseconds()
+            body()
+            return (threadCPUNanoseconds() - start) / count
+        }
+        var filterTimes: [Double] = [], complementaryTimes: [Double] = [], sessionTimes: [Double] = []
+        for _ in 0..<rounds {
+            filterTimes.append(
+                perSample {
+                    for _ in 0..<repetitions {
+                        var filter = OrientationFilter()
+                        for sample in samples { filter.update(sample) }
+                        sink += filter.gravity.x
+                    }
+                })
+            complementaryTimes.append(
+                perSample {
+                    for _ in 0..<repetitions {
+                        var filter = PlainComplementaryFilter()
+                        for sample in samples { filter.update(sample) }
+                        sink += filter.gravity.x
+                    }
+                })
+            sessionTimes.append(
+                perSample {
+                    for _ in 0..<repetitions {
+                        var parameters = SessionParameters()
+                        parameters.timeout = .infinity
+                        var session = MeasurementSession(parameters: parameters)
+                        for sample in samples { session.update(sample) }
+                        session.stop()
+                        sink += session.result()?.range ?? 0
+                    }
+                })
+        }
+        func spread(_ times: [Double]) -> String {
+            let sorted = times.sorted()
+            return "\(f(sorted[sorted.count / 2])) ns  (\(f(sorted[0]))…\(f(sorted[sorted.count - 1])))"
+        }
+        print(
+            "== fusion: cost per sample, thread CPU time (\(samples.count) samples × \(repetitions), "
+                + "median of \(rounds) rounds (fastest…slowest))")
+        print("   OrientationFilter.update   \(spread(filterTimes))   (target ≤ 100 ns)")
+        print(
+            "   plain complementary filter \(spread(complementaryTimes))   (reference: gyro plus a fixed pull to the accelerometer, τ = 2 s)"
+        )
+        print("   MeasurementSession.update  \(spread(sessionTimes))   (incl. result at the end)")
         if sink.isNaN { print("") }
+    }
+
+    /// CPU time of the calling thread, nanoseconds.
+    private static func threadCPUNanoseconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return Double(time.tv_sec) * 1e9 + Double(time.tv_nsec)
     }
 
     /// A 60 s simulated session at 200 Hz (five repetitions of the extension).
@@ -134,10 +171,6 @@ enum FusionBench {
             motion: MotionModel(movement: .kneeExtension(movement)), errors: .noiseOnly, seed: 1)
         let recording = try scenario.record(seconds: 60)
         return recording.samples.map(InertialSample.init)
-    }
-
-    private static func nanoseconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) * 1e9 + Double(duration.components.attoseconds) * 1e-9
     }
 
     private static func f(_ value: Double) -> String {

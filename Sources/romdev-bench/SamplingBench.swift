@@ -49,7 +49,9 @@ enum SamplingBench {
                 clock.advance(by: 0.05)
                 try ticker.tick { session.update(InertialSample($0)) }
             }
-            print("ticks \(ticker.statistics.ticks), samples \(ticker.statistics.samples), lost \(ticker.statistics.lostSamples)")
+            print(
+                "ticks \(ticker.statistics.ticks), samples \(ticker.statistics.samples), lost \(ticker.statistics.lostSamples)"
+            )
         } catch {
             print("allocation probe failed: \(error)")
             exit(1)
@@ -72,9 +74,11 @@ enum SamplingBench {
             let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             process.waitUntilExit()
             // "total heap usage: 1,234 allocs, 1,200 frees, 56,789 bytes allocated"
-            guard process.terminationStatus == 0, let line = text.split(separator: "\n").first(where: {
-                $0.contains("total heap usage:")
-            }), let field = line.split(separator: ":").last?.split(separator: " ").first else { return nil }
+            guard process.terminationStatus == 0,
+                let line = text.split(separator: "\n").first(where: {
+                    $0.contains("total heap usage:")
+                }), let field = line.split(separator: ":").last?.split(separator: " ").first
+            else { return nil }
             return Int(field.replacingOccurrences(of: ",", with: ""))
         }
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/valgrind") else {
@@ -85,9 +89,11 @@ enum SamplingBench {
             print("  allocations per tick: valgrind run failed")
             return
         }
-        print(String(
-            format: "  heap allocations per 50 ms tick (FIFO drain, driver, ticker, fusion; valgrind, 400 vs 200 ticks): %.2f (%d vs %d in all)",
-            Double(long - short) / 200, long, short))
+        print(
+            String(
+                format:
+                    "  heap allocations per 50 ms tick (FIFO drain, driver, ticker, fusion; valgrind, 400 vs 200 ticks): %.2f (%d vs %d in all)",
+                Double(long - short) / 200, long, short))
     }
 
     /// CPU time of the process so far, seconds (user + system), from `getrusage(RUSAGE_SELF)`.
@@ -108,9 +114,11 @@ enum SamplingBench {
             samples += (try? SimulationScenario.kneeExtension(seed: UInt64(seed)).record().samples.count) ?? 0
         }
         let perSample = (cpuSeconds() - start) * 1e9 / Double(max(1, samples))
-        print(String(
-            format: "  simulator + driver alone (manual clock): %.0f ns CPU/sample = %.3f %% of a core at 200 Hz (%d samples)",
-            perSample, perSample * 200 / 1e9 * 100, samples))
+        print(
+            String(
+                format:
+                    "  simulator + driver alone (manual clock): %.0f ns CPU/sample = %.3f %% of a core at 200 Hz (%d samples)",
+                perSample, perSample * 200 / 1e9 * 100, samples))
         return perSample
     }
 
@@ -130,14 +138,19 @@ enum SamplingBench {
             let share = cpu / wall * 100
             let simulatorShare = simulatorNanosecondsPerSample * Double(outcome.sampling.samples) / 1e9 / wall * 100
             let s = outcome.sampling
-            print(String(
-                format: "  tick %2.0f ms: %.3f %% of a core (%.3f s CPU over %.2f s wall); minus the simulator's %.3f %%: "
-                    + "loop + driver + fusion ≈ %.3f %%",
-                tickSeconds * 1000, share, cpu, wall, simulatorShare, share - simulatorShare))
-            print(String(
-                format: "           %d ticks, %d late, %d missed deadlines, %d overruns, longest tick %.2f ms; %d samples, %d lost; range %.1f°",
-                s.ticks, s.lateTicks, s.missedDeadlines, s.overruns, s.longestTickSeconds * 1000, s.samples, s.lostSamples,
-                outcome.result.range))
+            print(
+                String(
+                    format:
+                        "  tick %2.0f ms: %.3f %% of a core (%.3f s CPU over %.2f s wall); minus the simulator's %.3f %%: "
+                        + "loop + driver + fusion ≈ %.3f %%",
+                    tickSeconds * 1000, share, cpu, wall, simulatorShare, share - simulatorShare))
+            print(
+                String(
+                    format:
+                        "           %d ticks, %d late, %d missed deadlines, %d overruns, longest tick %.2f ms; %d samples, %d lost; range %.1f°",
+                    s.ticks, s.lateTicks, s.missedDeadlines, s.overruns, s.longestTickSeconds * 1000, s.samples,
+                    s.lostSamples,
+                    outcome.result.range))
         } catch {
             print("  tick \(Int(tickSeconds * 1000)) ms: failed: \(error)")
         }

@@ -43,8 +43,10 @@ enum SensorBench {
         }
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start)
         let count = Double(rounds * records)
-        print(String(format: "decode FIFO record → IMUSample: %.1f ns/sample (%d samples; checksum %.3f)",
-                     elapsed / count, rounds * records, sink.sum()))
+        print(
+            String(
+                format: "decode FIFO record → IMUSample: %.1f ns/sample (%d samples; checksum %.3f)",
+                elapsed / count, rounds * records, sink.sum()))
     }
 
     /// Whole simulated sessions through the register-level simulator and the driver (what the
@@ -57,9 +59,11 @@ enum SensorBench {
             samples += (try? SimulationScenario.kneeExtension(seed: UInt64(seed)).record().samples.count) ?? 0
         }
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start)
-        print(String(
-            format: "simulated knee-extension session (driver + simulator, manual clock): %.1f ms/session, %.0f ns/sample (%d sessions, %d samples)",
-            elapsed / Double(sessions) / 1e6, elapsed / Double(samples), sessions, samples))
+        print(
+            String(
+                format:
+                    "simulated knee-extension session (driver + simulator, manual clock): %.1f ms/session, %.0f ns/sample (%d sessions, %d samples)",
+                elapsed / Double(sessions) / 1e6, elapsed / Double(samples), sessions, samples))
     }
 
     private static func traffic(configuration: MPU6050Configuration, pollIntervalSeconds: Double?) {
@@ -84,10 +88,11 @@ enum SensorBench {
             let clocks = Double(after.sclClocks - before.sclClocks) / elapsed
             let poll = pollIntervalSeconds.map { String(format: "%3.0f ms", $0 * 1000) } ?? "T/2   "
             let mode = configuration.readout.rawValue.padding(toLength: 17, withPad: " ", startingAt: 0)
-            print(String(
-                format: "  %@ %@  %8.1f  %8.1f  %8.0f  %10.1f %%  %10.1f %%   (%d samples)",
-                mode as NSString, poll as NSString, transactions, bytes, clocks,
-                clocks / 100_000 * 100, clocks / 400_000 * 100, delivered))
+            print(
+                String(
+                    format: "  %@ %@  %8.1f  %8.1f  %8.0f  %10.1f %%  %10.1f %%   (%d samples)",
+                    mode as NSString, poll as NSString, transactions, bytes, clocks,
+                    clocks / 100_000 * 100, clocks / 400_000 * 100, delivered))
         } catch {
             print("  \(configuration.readout.rawValue): failed: \(error)")
         }

@@ -46,7 +46,8 @@ struct ConfigurationTests {
     }
 
     @Test func everyKeyIsRead() throws {
-        let configuration = try parse("""
+        let configuration = try parse(
+            """
             store = /srv/romdev/care.sqlite
             i2c_bus = /dev/i2c-3   # trailing comment
             i2c_address = 0x69
@@ -75,7 +76,10 @@ struct ConfigurationTests {
         #expect(configuration.gpio.buzzer == .pwm(chipDirectory: "/sys/class/pwm/pwmchip2", channel: 1))
         let timing = try ButtonTiming(debounceMilliseconds: 40, longPressMilliseconds: 2000)
         #expect(configuration.gpio.buttonTiming == timing)
-        #expect(configuration.reminders.times.map(\.description) == ["08:30", "10:00", "11:30", "13:00", "14:30", "16:00", "17:30", "19:00", "20:30"])
+        #expect(
+            configuration.reminders.times.map(\.description) == [
+                "08:30", "10:00", "11:30", "13:00", "14:30", "16:00", "17:30", "19:00", "20:30",
+            ])
         #expect(configuration.quietHours?.description == "22:00-07:15")
         #expect(configuration.timeZone?.identifier == "America/Los_Angeles")
         #expect(configuration.measurementProtocol == .arc)
@@ -92,23 +96,45 @@ struct ConfigurationTests {
         #expect(configuration.quietHours == nil)
     }
 
-    @Test(arguments: [
-        ("i2c_address = 0x70", 1, "i2c_address", "expected 0x68 or 0x69, got '0x70'"),
-        ("\n\nquiet_hours = 9pm", 3, "quiet_hours", "expected HH:MM-HH:MM with different ends, e.g. 21:00-08:00, or none, got '9pm'"),
-        ("quiet_hours = 08:00-08:00", 1, "quiet_hours", "expected HH:MM-HH:MM with different ends, e.g. 21:00-08:00, or none, got '08:00-08:00'"),
-        ("sample_rate = 300", 1, "sample_rate", "expected 1000 Hz divided by a whole number from 1 to 250, e.g. 200, got '300'"),
-        ("reminder_first = 24:00", 1, "reminder_first", "expected a time HH:MM such as 09:00, got '24:00'"),
-        ("reminder_interval = 0m", 1, "reminder_interval", "expected a duration from 1m to 24h such as 30m, 2h or 1h30m, got '0m'"),
-        ("reminder_interval = 2 hours", 1, "reminder_interval", "expected a duration from 1m to 24h such as 30m, 2h or 1h30m, got '2 hours'"),
-        ("time_zone = Mars/Olympus", 1, "time_zone", "unknown time zone; expected an IANA name such as Europe/Berlin, got 'Mars/Olympus'"),
-        ("button_debounce_ms = 5", 1, "button_debounce_ms", "expected whole milliseconds from 20 to 50, got '5'"),
-        ("buzzer = pwm:pwmchip0", 1, "buzzer", "expected pwm:CHIPDIR:CHANNEL such as pwm:/sys/class/pwm/pwmchip0:0, got 'pwm:pwmchip0'"),
-        ("store = care.sqlite", 1, "store", "expected an absolute path, got 'care.sqlite'"),
-        ("protocol = flexion", 1, "protocol", "expected extension or arc, got 'flexion'"),
-        ("require_clock_sync = maybe", 1, "require_clock_sync", "expected yes or no, got 'maybe'"),
-        ("led =", 1, "led", "missing value; leave the key out (or comment it) for the default"),
-        ("led = GPIO5\nled = GPIO6", 2, "led", "already set on line 1"),
-    ] as [(String, Int, String, String)])
+    @Test(
+        arguments: [
+            ("i2c_address = 0x70", 1, "i2c_address", "expected 0x68 or 0x69, got '0x70'"),
+            (
+                "\n\nquiet_hours = 9pm", 3, "quiet_hours",
+                "expected HH:MM-HH:MM with different ends, e.g. 21:00-08:00, or none, got '9pm'"
+            ),
+            (
+                "quiet_hours = 08:00-08:00", 1, "quiet_hours",
+                "expected HH:MM-HH:MM with different ends, e.g. 21:00-08:00, or none, got '08:00-08:00'"
+            ),
+            (
+                "sample_rate = 300", 1, "sample_rate",
+                "expected 1000 Hz divided by a whole number from 1 to 250, e.g. 200, got '300'"
+            ),
+            ("reminder_first = 24:00", 1, "reminder_first", "expected a time HH:MM such as 09:00, got '24:00'"),
+            (
+                "reminder_interval = 0m", 1, "reminder_interval",
+                "expected a duration from 1m to 24h such as 30m, 2h or 1h30m, got '0m'"
+            ),
+            (
+                "reminder_interval = 2 hours", 1, "reminder_interval",
+                "expected a duration from 1m to 24h such as 30m, 2h or 1h30m, got '2 hours'"
+            ),
+            (
+                "time_zone = Mars/Olympus", 1, "time_zone",
+                "unknown time zone; expected an IANA name such as Europe/Berlin, got 'Mars/Olympus'"
+            ),
+            ("button_debounce_ms = 5", 1, "button_debounce_ms", "expected whole milliseconds from 20 to 50, got '5'"),
+            (
+                "buzzer = pwm:pwmchip0", 1, "buzzer",
+                "expected pwm:CHIPDIR:CHANNEL such as pwm:/sys/class/pwm/pwmchip0:0, got 'pwm:pwmchip0'"
+            ),
+            ("store = care.sqlite", 1, "store", "expected an absolute path, got 'care.sqlite'"),
+            ("protocol = flexion", 1, "protocol", "expected extension or arc, got 'flexion'"),
+            ("require_clock_sync = maybe", 1, "require_clock_sync", "expected yes or no, got 'maybe'"),
+            ("led =", 1, "led", "missing value; leave the key out (or comment it) for the default"),
+            ("led = GPIO5\nled = GPIO6", 2, "led", "already set on line 1"),
+        ] as [(String, Int, String, String)])
     func badValueNamesTheLineAndKey(text: String, line: Int, key: String, message: String) {
         let failure = error(text)
         #expect(failure == ConfigurationError(path: "test.conf", line: line, key: key, message: message))
@@ -120,14 +146,18 @@ struct ConfigurationTests {
         #expect(unknown?.line == 2)
         #expect(unknown?.key == "buton")
         #expect(unknown?.message.hasPrefix("unknown key; the keys are store, i2c_bus,") == true)
-        #expect(error("led GPIO5") == ConfigurationError(path: "test.conf", line: 1, message: "expected 'key = value', got 'led GPIO5'"))
+        #expect(
+            error("led GPIO5")
+                == ConfigurationError(path: "test.conf", line: 1, message: "expected 'key = value', got 'led GPIO5'"))
         #expect(error(" = 5")?.message == "missing key before '='")
     }
 
     /// CRLF files were read as one line: the defaults applied, and `store` got a "\r\n" in it.
     @Test(arguments: ["\r\n", "\r", "\n"])
     func linesEndWithLFCRLFOrCR(end: String) throws {
-        let text = ["# comment", "store = /srv/care.sqlite", "", "sample_rate = 100", "led = GPIO5"].joined(separator: end) + end
+        let text =
+            ["# comment", "store = /srv/care.sqlite", "", "sample_rate = 100", "led = GPIO5"].joined(separator: end)
+            + end
         let configuration = try parse(text)
         #expect(configuration.storePath == "/srv/care.sqlite")
         #expect(configuration.sampleRateHz == 100)
@@ -136,20 +166,29 @@ struct ConfigurationTests {
     }
 
     @Test func otherControlCharactersAreRefused() {
-        #expect(error("led = GPIO5\nbutton = GPIO\u{1B}6") == ConfigurationError(
-            path: "test.conf", line: 2, message: "control character U+001B in the line"))
+        #expect(
+            error("led = GPIO5\nbutton = GPIO\u{1B}6")
+                == ConfigurationError(
+                    path: "test.conf", line: 2, message: "control character U+001B in the line"))
     }
 
     /// 4294967296 is no line name: all digits is an offset, and it does not fit one.
     @Test func lineOffsetsBeyondUInt32AreRefused() {
-        #expect(error("gpio_chip = /dev/gpiochip0\nbutton = 4294967296") == ConfigurationError(
-            path: "test.conf", line: 2, key: "button", message: "a line offset is at most 4294967295, got '4294967296'"))
+        #expect(
+            error("gpio_chip = /dev/gpiochip0\nbutton = 4294967296")
+                == ConfigurationError(
+                    path: "test.conf", line: 2, key: "button",
+                    message: "a line offset is at most 4294967295, got '4294967296'"))
     }
 
     @Test func lineNamesAndValuesAreBounded() {
-        #expect(error("led = GPIO\(String(repeating: "9", count: 40))")?.message.hasPrefix("expected a line name such as GPIO17 (at most 31 characters)") == true)
-        #expect(error("store = /\(String(repeating: "a", count: 5000))") == ConfigurationError(
-            path: "test.conf", line: 1, key: "store", message: "the value is longer than 4095 bytes"))
+        #expect(
+            error("led = GPIO\(String(repeating: "9", count: 40))")?.message.hasPrefix(
+                "expected a line name such as GPIO17 (at most 31 characters)") == true)
+        #expect(
+            error("store = /\(String(repeating: "a", count: 5000))")
+                == ConfigurationError(
+                    path: "test.conf", line: 1, key: "store", message: "the value is longer than 4095 bytes"))
     }
 
     @Test func theFactoryTimeZoneIsRefused() {
@@ -164,25 +203,36 @@ struct ConfigurationTests {
     }
 
     @Test func aDirectoryOrDeviceIsNoConfigurationFile() {
-        #expect(throws: ConfigurationError(
-            path: "/", message: "cannot use the configuration file: it is a directory, not a regular file")) {
+        #expect(
+            throws: ConfigurationError(
+                path: "/", message: "cannot use the configuration file: it is a directory, not a regular file")
+        ) {
             try ApplianceConfiguration.load(path: "/", mustExist: true)
         }
-        #expect(throws: ConfigurationError(
-            path: "/dev/null", message: "cannot use the configuration file: it is a character device, not a regular file")) {
+        #expect(
+            throws: ConfigurationError(
+                path: "/dev/null",
+                message: "cannot use the configuration file: it is a character device, not a regular file")
+        ) {
             try ApplianceConfiguration.load(path: "/dev/null", mustExist: true)
         }
     }
 
     @Test func checksThatNeedTheWholeFile() {
-        #expect(error("button = 17") == ConfigurationError(
-            path: "test.conf", line: 1, key: "button",
-            message: "a line offset (17) needs gpio_chip; or give the line name, e.g. GPIO17"))
-        #expect(error("led = GPIO17") == ConfigurationError(
-            path: "test.conf", line: 1, key: "led", message: "led and button are both on GPIO17"))
-        #expect(error("reminder_first = 21:00") == ConfigurationError(
-            path: "test.conf", line: 1, key: "reminder_first",
-            message: "reminder_first (21:00) is later than reminder_last (20:00)"))
+        #expect(
+            error("button = 17")
+                == ConfigurationError(
+                    path: "test.conf", line: 1, key: "button",
+                    message: "a line offset (17) needs gpio_chip; or give the line name, e.g. GPIO17"))
+        #expect(
+            error("led = GPIO17")
+                == ConfigurationError(
+                    path: "test.conf", line: 1, key: "led", message: "led and button are both on GPIO17"))
+        #expect(
+            error("reminder_first = 21:00")
+                == ConfigurationError(
+                    path: "test.conf", line: 1, key: "reminder_first",
+                    message: "reminder_first (21:00) is later than reminder_last (20:00)"))
     }
 
     @Test func missingFileIsDefaultsOnlyWhenNotNamedExplicitly() throws {

@@ -26,7 +26,8 @@ struct DaemonScheduleTests {
 
     @Test func quietHoursSilenceRemindersAcrossMidnight() throws {
         let harness = try DaemonHarness(start: { $0.local(2026, 6, 8, 18) }, planStart: { $0.local(2026, 6, 2) })
-        harness.configuration.reminders = ReminderTimes(first: TimeOfDay(hour: 0), intervalMinutes: 60, last: TimeOfDay(hour: 23))
+        harness.configuration.reminders = ReminderTimes(
+            first: TimeOfDay(hour: 0), intervalMinutes: 60, last: TimeOfDay(hour: 23))
         harness.configuration.quietHours = QuietHours(start: TimeOfDay(hour: 21), end: TimeOfDay(hour: 8))
         // 2026-06-09 (day 7) is a weekly range-of-motion day too.
         try harness.run(until: harness.local(2026, 6, 9, 10, 30))
@@ -52,7 +53,10 @@ struct DaemonScheduleTests {
         let chimeHours = harness.chimeStarts.map { harness.calendar.component(.hour, from: $0) }
         #expect(chimeHours == [8, 13])  // 8: the error chime for the refused press
         #expect(harness.measurements.started.isEmpty)
-        #expect(harness.output.messages.contains("no measurement: waiting for onboarding (romdev onboard)"))
+        #expect(
+            harness.output.messages.contains(
+                "no measurement: cannot record 'rangeOfMotionCheck' before onboarding is done: complete onboarding first"
+            ))
         #expect(harness.output.messages.contains("range-of-motion measurement due today"))
         // The LED stayed dark while onboarding was pending.
         let firstLit = harness.chip.changes.first { $0.line.name == "GPIO27" && $0.value }
@@ -66,6 +70,15 @@ struct DaemonScheduleTests {
         #expect(harness.chimeStarts.isEmpty)
         #expect(harness.output.states.first == .ready)
         #expect(harness.output.states.contains(.status("no care plan in the store (romdev init)")))
+    }
+
+    @Test func anIdleDaemonWakesOnlyForTheStoreRefresh() throws {
+        // No plan: the LED is dark, no reminder, no watchdog; nothing but the store refresh
+        // (every 600 s here) and the stop wakes the loop, not a fixed poll.
+        let harness = try DaemonHarness(start: { $0.local(2026, 6, 8, 8, 30) }, planStart: nil)
+        try harness.run(until: harness.local(2026, 6, 8, 11, 30))
+        let refreshes = 3 * 3600 / 600
+        #expect(harness.wakeCount <= refreshes + 1, "\(harness.wakeCount) wakeups")
     }
 
     @Test func dayRollsOverAtLocalMidnightAndAMissedDayIsLogged() throws {
@@ -85,13 +98,16 @@ struct DaemonScheduleTests {
 
     @Test func dstDaysChimeOnceAtEachReminder() throws {
         // Clocks go forward at 02:00 on 2026-03-08 and back at 02:00 on 2026-11-01 in Los Angeles.
-        let reminders = ReminderTimes(first: TimeOfDay(hour: 1), intervalMinutes: 30, last: TimeOfDay(hour: 3, minute: 30))
+        let reminders = ReminderTimes(
+            first: TimeOfDay(hour: 1), intervalMinutes: 30, last: TimeOfDay(hour: 3, minute: 30))
         let spring = try DaemonHarness(start: { $0.local(2026, 3, 8, 0, 30) }, planStart: { $0.local(2026, 3, 5) })
         spring.configuration.reminders = reminders
         spring.configuration.quietHours = nil
         try spring.run(until: spring.local(2026, 3, 8, 5))
         #expect(spring.chimeStarts.count == 4)  // 01:00, 01:30, 03:00 (02:00-03:00 skipped), 03:30
-        let springExpected = ["2026-03-08T09:00:00Z", "2026-03-08T09:30:00Z", "2026-03-08T10:00:00Z", "2026-03-08T10:30:00Z"].map(Zones.instant)
+        let springExpected = [
+            "2026-03-08T09:00:00Z", "2026-03-08T09:30:00Z", "2026-03-08T10:00:00Z", "2026-03-08T10:30:00Z",
+        ].map(Zones.instant)
         for (chime, reminder) in zip(spring.chimeStarts, springExpected) {
             #expect(chime >= reminder && chime.timeIntervalSince(reminder) <= 5)
         }
@@ -103,7 +119,10 @@ struct DaemonScheduleTests {
         try autumn.run(until: Zones.instant("2026-11-01T13:00:00Z"))
         // 01:00 and 01:30 once each (the repeated hour does not chime again), then 02:00-03:30.
         #expect(autumn.chimeStarts.count == 6)
-        let autumnExpected = ["2026-11-01T08:00:00Z", "2026-11-01T08:30:00Z", "2026-11-01T10:00:00Z", "2026-11-01T10:30:00Z", "2026-11-01T11:00:00Z", "2026-11-01T11:30:00Z"].map(Zones.instant)
+        let autumnExpected = [
+            "2026-11-01T08:00:00Z", "2026-11-01T08:30:00Z", "2026-11-01T10:00:00Z", "2026-11-01T10:30:00Z",
+            "2026-11-01T11:00:00Z", "2026-11-01T11:30:00Z",
+        ].map(Zones.instant)
         for (chime, reminder) in zip(autumn.chimeStarts, autumnExpected) {
             #expect(chime >= reminder && chime.timeIntervalSince(reminder) <= 5)
         }
@@ -119,9 +138,14 @@ struct DaemonScheduleTests {
         // refresh) the 11:00 and 13:00 reminders of 06-09 sound, and no stale one.
         #expect(harness.chimeStarts.map { harness.calendar.component(.hour, from: $0) } == [11, 13])
         #expect(harness.output.messages(containing: "was missed").isEmpty)
-        #expect(harness.output.messages.contains("clock not synchronised since boot: no reminders, no day counted as missed"))
+        #expect(
+            harness.output.messages.contains(
+                "clock not synchronised since boot: no reminders, no day counted as missed"))
         #expect(harness.output.messages.contains("clock trusted: reminders on"))
-        #expect(harness.output.states.contains { if case .status(let s) = $0 { s.hasSuffix("reminders paused") } else { false } })
+        #expect(
+            harness.output.states.contains {
+                if case .status(let s) = $0 { s.hasSuffix("reminders paused") } else { false }
+            })
         // The LED still shows "due": the patient may measure.
         #expect(harness.chip.changes.contains { $0.line.name == "GPIO27" && $0.value })
     }
@@ -136,7 +160,9 @@ struct DaemonScheduleTests {
             now: harness.local(2026, 6, 9, 8, 30))
         try harness.run(until: harness.local(2026, 6, 8, 12))
         #expect(harness.chimeStarts.isEmpty)
-        #expect(harness.output.messages.filter { $0.hasPrefix("clock is earlier than the newest stored result") }.count == 1)
+        #expect(
+            harness.output.messages.filter { $0.hasPrefix("clock is earlier than the newest stored result") }.count == 1
+        )
     }
 
     @Test func clockStepsNeitherBurstNorRepeatReminders() throws {
@@ -156,10 +182,11 @@ struct DaemonScheduleTests {
             }
         }
         try harness.run(until: harness.local(2026, 6, 8, 17, 30))
-        #expect(harness.output.messages.filter { $0.hasPrefix("reminder ") } == [
-            "reminder 09:00: a measurement is due", "reminder 15:00: a measurement is due",
-            "reminder 17:00: a measurement is due",
-        ])
+        #expect(
+            harness.output.messages.filter { $0.hasPrefix("reminder ") } == [
+                "reminder 09:00: a measurement is due", "reminder 15:00: a measurement is due",
+                "reminder 17:00: a measurement is due",
+            ])
     }
 }
 
@@ -177,9 +204,14 @@ struct CareStoreReadsTests {
                 now: event.scheduleEvent.start.addingTimeInterval(Double(index) * 60))
         }
         let last = try #require(checkins.last)
-        #expect(try harness.store.newestOutcomeDate() == last.scheduleEvent.start.addingTimeInterval(Double(checkins.count - 1) * 60))
-        try harness.store.deleteOutcome(taskID: "checkin", occurrence: last.scheduleEvent.occurrence, now: harness.local(2026, 6, 7))
+        #expect(
+            try harness.store.newestOutcomeDate()
+                == last.scheduleEvent.start.addingTimeInterval(Double(checkins.count - 1) * 60))
+        try harness.store.deleteOutcome(
+            taskID: "checkin", occurrence: last.scheduleEvent.occurrence, now: harness.local(2026, 6, 7))
         let previous = checkins[checkins.count - 2]
-        #expect(try harness.store.newestOutcomeDate() == previous.scheduleEvent.start.addingTimeInterval(Double(checkins.count - 2) * 60))
+        #expect(
+            try harness.store.newestOutcomeDate()
+                == previous.scheduleEvent.start.addingTimeInterval(Double(checkins.count - 2) * 60))
     }
 }

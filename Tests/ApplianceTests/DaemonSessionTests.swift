@@ -1,4 +1,5 @@
 import Appliance
+import Care
 import CareStorage
 import Foundation
 import Fusion
@@ -12,7 +13,10 @@ import Testing
 @Suite("Daemon sessions")
 struct DaemonSessionTests {
     /// A harness at 2026-06-08 08:59:50 (day 6 of the plan, a range-of-motion day).
-    private func dueDay(presses: [ScriptedPress] = [], scripts: [[(seconds: Double, event: GuidedMeasurementEvent)]] = [], sensorProblem: String? = nil) throws -> DaemonHarness {
+    private func dueDay(
+        presses: [ScriptedPress] = [], scripts: [[(seconds: Double, event: GuidedMeasurementEvent)]] = [],
+        sensorProblem: MPU6050Error? = nil
+    ) throws -> DaemonHarness {
         try DaemonHarness(
             start: { $0.local(2026, 6, 8, 8, 59, 50) }, planStart: { $0.local(2026, 6, 2) }, presses: presses,
             sensorProblem: sensorProblem, scripts: scripts)
@@ -26,10 +30,11 @@ struct DaemonSessionTests {
         let outcomes = try harness.rangeOfMotionOutcomes()
         #expect(outcomes.count == 1)
         let values = try #require(outcomes.first?.outcome.values)
-        #expect(values.map(\.kind) == [
-            "range", "start", "finish", "minimum", "maximum", "knee_extension", "knee_flexion", "knee_arc", "limb",
-            "protocol",
-        ])
+        #expect(
+            values.map(\.kind) == [
+                "range", "start", "finish", "minimum", "maximum", "knee_extension", "knee_flexion", "knee_arc", "limb",
+                "protocol",
+            ])
         // Seated: knee flexion = 90° − inclination, so the most extended 74° is a 16° lag.
         #expect(values.prefix(8).map(\.numberValue) == [73, 2, 3, 1, 74, 16, 89, 73])
         #expect(values.prefix(8).allSatisfy { $0.units == "deg" })
@@ -54,7 +59,12 @@ struct DaemonSessionTests {
     @Test func theArcProtocolCuesTheFlexionStepWhenTheConfigurationAsksForIt() throws {
         let harness = try dueDay(
             presses: [ScriptedPress(atSeconds: 20)],
-            scripts: [[(0, .holdStill), (2, .go), (3, .moving), (8, .flex), (9, .moving), (14, .finished(ScriptedMeasurements.result))]])
+            scripts: [
+                [
+                    (0, .holdStill), (2, .go), (3, .moving), (8, .flex), (9, .moving),
+                    (14, .finished(ScriptedMeasurements.result)),
+                ]
+            ])
         harness.configuration.measurementProtocol = .arc
         harness.exitAfter = 1
         try harness.run(until: harness.local(2026, 6, 8, 10))
@@ -63,7 +73,10 @@ struct DaemonSessionTests {
         // Reminder, hold still, go, the second go (the foot under the chair), done.
         #expect(harness.outcomesAtChimeStarts.map(\.1) == [0, 0, 0, 0, 1])
         let messages = harness.output.messages
-        let order = ["measurement started (arc)", "go: extend the knee", "go: slide the foot back under the chair", "stored range"]
+        let order = [
+            "measurement started (arc)", "go: extend the knee", "go: slide the foot back under the chair",
+            "stored range",
+        ]
         let positions = order.map { step in messages.firstIndex { $0.hasPrefix(step) } }
         #expect(positions.allSatisfy { $0 != nil })
         #expect(positions.compactMap { $0 } == positions.compactMap { $0 }.sorted())
@@ -102,13 +115,14 @@ struct DaemonSessionTests {
     }
 
     @Test func sensorFaultMidSessionGivesTheErrorCueStoresNothingAndCarriesOn() throws {
-        let fault = "i2c read of 14 bytes at 0x3B from 0x68 on /dev/i2c-1: Remote I/O error (EREMOTEIO)"
+        let fault = MeasurementError.sensor(.fifoStalled(seconds: 0.5), afterSamples: 800)
         let harness = try dueDay(
             presses: [ScriptedPress(atSeconds: 20), ScriptedPress(atSeconds: 90)],
-            scripts: [[(0, .holdStill), (2, .go), (4, .failed(fault, sensorFault: true))], ScriptedMeasurements.success()])
+            scripts: [[(0, .holdStill), (2, .go), (4, .failed(fault))], ScriptedMeasurements.success()])
         harness.exitAfter = 2
         try harness.run(until: harness.local(2026, 6, 8, 10))
-        #expect(harness.output.logs.contains { $0.0 == .error && $0.1 == "measurement failed: \(fault); nothing stored" })
+        #expect(
+            harness.output.logs.contains { $0.0 == .error && $0.1 == "measurement failed: \(fault); nothing stored" })
         // The error chime (two long tones) sounded, then the second session stored its result.
         #expect(harness.measurements.started.count == 2)
         #expect(try harness.rangeOfMotionOutcomes().count == 1)
@@ -120,13 +134,22 @@ struct DaemonSessionTests {
     }
 
     @Test func missingSensorKeepsTheDaemonRunningAndRetrying() throws {
-        let harness = try dueDay(presses: [ScriptedPress(atSeconds: 20), ScriptedPress(atSeconds: 200)], sensorProblem: "i2c open /dev/i2c-1: No such file or directory (ENOENT)")
+        let harness = try dueDay(
+            presses: [ScriptedPress(atSeconds: 20), ScriptedPress(atSeconds: 200)],
+            sensorProblem: .bus(I2CError(.open, devicePath: "/dev/i2c-1", errno: .noSuchFileOrDirectory)))
         harness.exitAfter = 1
         let plugIn = harness.local(2026, 6, 8, 9, 2)
         harness.onTurn = { now in if now >= plugIn { harness.sensor.currentProblem = nil } }
         try harness.run(until: harness.local(2026, 6, 8, 10))
         #expect(harness.output.states.first == .ready)
-        #expect(harness.output.states.contains { if case .status(let s) = $0 { s.hasPrefix("motion sensor missing on /dev/i2c-1 at 0x68") } else { false } })
+        #expect(
+            harness.output.states.contains {
+                if case .status(let s) = $0 {
+                    s.hasPrefix("motion sensor missing on /dev/i2c-1 at 0x68")
+                } else {
+                    false
+                }
+            })
         #expect(harness.output.messages.contains { $0.hasPrefix("no measurement: motion sensor missing") })
         #expect(harness.output.messages.contains("motion sensor answers on /dev/i2c-1 at 0x68"))
         #expect(harness.measurements.started.count == 1)
@@ -135,8 +158,14 @@ struct DaemonSessionTests {
 
     @Test func longPressCancelsAndShortPressEndsEarly() throws {
         let harness = try dueDay(
-            presses: [ScriptedPress(atSeconds: 20), ScriptedPress(atSeconds: 24, holdSeconds: 2), ScriptedPress(atSeconds: 60), ScriptedPress(atSeconds: 64)],
-            scripts: [[(0, .holdStill), (2, .go), (100, .finished(ScriptedMeasurements.result))], [(0, .holdStill), (2, .go), (8, .finished(ScriptedMeasurements.result))]])
+            presses: [
+                ScriptedPress(atSeconds: 20), ScriptedPress(atSeconds: 24, holdSeconds: 2),
+                ScriptedPress(atSeconds: 60), ScriptedPress(atSeconds: 64),
+            ],
+            scripts: [
+                [(0, .holdStill), (2, .go), (100, .finished(ScriptedMeasurements.result))],
+                [(0, .holdStill), (2, .go), (8, .finished(ScriptedMeasurements.result))],
+            ])
         harness.exitAfter = 2
         try harness.run(until: harness.local(2026, 6, 8, 10))
         #expect(harness.output.messages.contains("measurement cancelled by a long press"))
@@ -150,21 +179,27 @@ struct DaemonSessionTests {
         let harness = try dueDay(presses: [ScriptedPress(atSeconds: 20), ScriptedPress(atSeconds: 60)])
         try harness.run(until: harness.local(2026, 6, 8, 9, 5))
         #expect(harness.measurements.started.count == 1)
-        #expect(harness.output.messages.contains("no measurement: today's measurement is already stored"))
+        #expect(
+            harness.output.messages.contains("no measurement: today's rangeOfMotionCheck event already has an outcome"))
     }
 
     /// Implausible angles, and a leg that never moved (the session times out with ~0°): nothing is
     /// stored, the patient hears why, and the day's measurement stays due.
     static let unusableResults: [(RangeOfMotionResult, String)] = [
-        (RangeOfMotionResult(start: 0, finish: 0, minimum: -90, maximum: 170, flags: .implausible),
-         "measurement not usable: implausible angles"),
-        (RangeOfMotionResult(start: 0, finish: 0.03, minimum: -0.02, maximum: 0.06, flags: .noMovement),
-         "measurement not usable: the knee did not move"),
+        (
+            RangeOfMotionResult(start: 0, finish: 0, minimum: -90, maximum: 170, flags: .implausible),
+            "measurement not usable: implausible angles"
+        ),
+        (
+            RangeOfMotionResult(start: 0, finish: 0.03, minimum: -0.02, maximum: 0.06, flags: .noMovement),
+            "measurement not usable: the knee did not move"
+        ),
     ]
 
     @Test(arguments: DaemonSessionTests.unusableResults)
     func unusableResultIsNotStored(result: RangeOfMotionResult, message: String) throws {
-        let harness = try dueDay(presses: [ScriptedPress(atSeconds: 20)], scripts: [ScriptedMeasurements.success(result)])
+        let harness = try dueDay(
+            presses: [ScriptedPress(atSeconds: 20)], scripts: [ScriptedMeasurements.success(result)])
         harness.exitAfter = 1
         try harness.run(until: harness.local(2026, 6, 8, 10))
         #expect(try harness.rangeOfMotionOutcomes().isEmpty)
@@ -190,13 +225,14 @@ struct DaemonSessionTests {
 
     @Test func controlRequestsAreServedFromTheLoop() throws {
         let harness = try dueDay()
-        harness.exitAfter = 1
+        harness.exitAfter = 2
         let at = { (seconds: Double) in harness.start.addingTimeInterval(seconds) }
         harness.requests.send(.status, at: at(5))
         harness.requests.send(.calibrate, at: at(5))
-        harness.requests.send(.measure(limb: nil, unscheduled: true), at: at(15))
         harness.requests.send(.measure(limb: "right"), at: at(20))
         harness.requests.send(.measure(limb: nil), at: at(25))
+        // After the scheduled one: recorded on the unscheduled task, as `romdev measure --unscheduled` records it.
+        harness.requests.send(.measure(limb: nil, unscheduled: true), at: at(60))
         harness.requests.send(.exportDone(files: ["a.csv", "a.json"]), at: at(10))
         try harness.run(until: harness.local(2026, 6, 8, 10))
         let replies = harness.requests.replies
@@ -206,25 +242,50 @@ struct DaemonSessionTests {
         #expect(replies[1].1.status == .failed)
         #expect(replies[2].1.status == .ok)
         #expect(harness.output.messages.contains("export finished: 2 files; the stick may be removed"))
-        #expect(replies[3].1.status == .failed)  // unscheduled: not the daemon's job
-        #expect(replies[4].1 == .busy("a measurement is running"))
+        #expect(replies[3].1 == .busy("a measurement is running"))
+        #expect(replies[4].1.status == .ok)
+        #expect(replies[4].1.message.hasPrefix("stored range 73.0°"))
+        #expect(try replies[4].1.decodePayload(as: RangeOfMotionResult.self) == ScriptedMeasurements.result)
         #expect(replies[5].1.status == .ok)
-        #expect(replies[5].1.message.hasPrefix("stored range 73.0°"))
-        struct Payload: Decodable { let range: Double }
-        #expect(try replies[5].1.decodePayload(as: Payload.self).range == 73)
         let outcomes = try harness.rangeOfMotionOutcomes()
         #expect(outcomes.count == 1)
         #expect(outcomes.first?.outcome.value(ofKind: "limb")?.value == .text("right"))
+        let unscheduled = try harness.store.fetchOutcomes(
+            OutcomeQuery(taskIDs: [RecoverCarePlan.TaskID.rangeOfMotionUnscheduled]))
+        #expect(
+            unscheduled.map(\.outcome.values) == [
+                ScriptedMeasurements.result.outcomeValues(limb: .left, createdDate: unscheduled[0].outcome.createdDate)
+            ])
+    }
+
+    @Test func anUnscheduledRequestOnADayWithoutAnEventIsRecordedAsTheCommandLineRecordsIt() throws {
+        let harness = try DaemonHarness(
+            start: { $0.local(2026, 6, 8, 9, 30) }, planStart: { $0.local(2026, 5, 20) },
+            presses: [ScriptedPress(atSeconds: 5)])
+        harness.exitAfter = 1
+        harness.requests.send(.measure(limb: "right", unscheduled: true), at: harness.start.addingTimeInterval(20))
+        try harness.run(until: harness.local(2026, 6, 8, 10))
+        // The press asked for the scheduled event: none today.
+        #expect(
+            harness.output.messages.contains("no measurement: no range-of-motion measurement is due today (2026-06-08)")
+        )
+        #expect(harness.requests.replies.map(\.1.status) == [.ok])
+        #expect(try harness.rangeOfMotionOutcomes().isEmpty)
+        let stored = try harness.store.fetchOutcomes(
+            OutcomeQuery(taskIDs: [RecoverCarePlan.TaskID.rangeOfMotionUnscheduled]))
+        #expect(stored.first?.outcome.value(ofKind: "limb")?.value == .text("right"))
     }
 }
 
 extension DaemonSessionTests {
     @Test func calibrationRequestIsGuidedWithCuesAndAnswered() throws {
         let harness = try dueDay(presses: [ScriptedPress(atSeconds: 15)])
-        let calibrations = ScriptedCalibrations(clock: harness.clock, script: [
-            (0, .holdStill), (4, .nextFace(captured: 1)), (8, .nextFace(captured: 2)), (12, .strapOn), (15, .swing),
-            (20, .saved("gyro bias (0.1, -0.2, 0.0) °/s")),
-        ])
+        let calibrations = ScriptedCalibrations(
+            clock: harness.clock,
+            script: [
+                (0, .holdStill), (4, .nextFace(captured: 1)), (8, .nextFace(captured: 2)), (12, .strapOn), (15, .swing),
+                (20, .saved("gyro bias (0.1, -0.2, 0.0) °/s")),
+            ])
         harness.calibrations = calibrations
         let at = { (seconds: Double) in harness.start.addingTimeInterval(seconds) }
         harness.requests.send(.calibrate, at: at(5))
@@ -245,7 +306,8 @@ extension DaemonSessionTests {
 
     @Test func stopSignalAbortsACalibration() throws {
         let harness = try dueDay()
-        harness.calibrations = ScriptedCalibrations(clock: harness.clock, script: [(0, .holdStill), (100, .saved("x"))])
+        harness.calibrations = ScriptedCalibrations(
+            clock: harness.clock, script: [(0, .holdStill), (100, .saved("x"))])
         harness.requests.send(.calibrate, at: harness.start.addingTimeInterval(5))
         try harness.run(until: harness.start.addingTimeInterval(30))
         #expect(harness.requests.replies.map(\.1) == [.failed("the daemon is stopping; the calibration was aborted")])
@@ -258,18 +320,21 @@ extension DaemonSessionTests {
 struct DaemonSimulatedSensorTests {
     private func simulator(
         fault: SimulatedFault?, scenario: SimulationScenario = .kneeExtension(seed: 7, peakDegrees: 70)
-    ) -> SensorMeasurements {
-        SensorMeasurements(configuration: .standard, calibration: nil, pacing: .sensorClock) {
-            let clock = ManualClock()
-            let device = SimulatedMPU6050(scenario: scenario, clock: clock)
-            if let fault { device.inject(fault) }
-            return try MPU6050(bus: device, clock: clock)
-        }
+    ) -> SensorProcedureStarter {
+        SensorProcedureStarter(
+            configuration: .standard, calibration: nil, pacing: .sensorClock, saveCalibration: { _ in },
+            openSensor: { () throws(MPU6050Error) -> MPU6050 in
+                let clock = ManualClock()
+                let device = SimulatedMPU6050(scenario: scenario, clock: clock)
+                if let fault { device.inject(fault) }
+                return try MPU6050(bus: device, clock: clock)
+            })
     }
 
     @Test func measuresAKneeExtensionAndStoresIt() throws {
         let harness = try DaemonHarness(
-            start: { $0.local(2026, 6, 8, 9, 30) }, planStart: { $0.local(2026, 6, 2) }, presses: [ScriptedPress(atSeconds: 5)])
+            start: { $0.local(2026, 6, 8, 9, 30) }, planStart: { $0.local(2026, 6, 2) },
+            presses: [ScriptedPress(atSeconds: 5)])
         harness.starter = simulator(fault: nil)
         harness.exitAfter = 1
         try harness.run(until: harness.local(2026, 6, 9))
@@ -281,7 +346,8 @@ struct DaemonSimulatedSensorTests {
 
     @Test func measuresTheFullArcAndStoresTheKneeAngles() throws {
         let harness = try DaemonHarness(
-            start: { $0.local(2026, 6, 8, 9, 30) }, planStart: { $0.local(2026, 6, 2) }, presses: [ScriptedPress(atSeconds: 5)])
+            start: { $0.local(2026, 6, 8, 9, 30) }, planStart: { $0.local(2026, 6, 2) },
+            presses: [ScriptedPress(atSeconds: 5)])
         harness.starter = simulator(fault: nil, scenario: .kneeArc(seed: 7))
         harness.configuration.measurementProtocol = .arc
         harness.exitAfter = 1
@@ -299,11 +365,13 @@ struct DaemonSimulatedSensorTests {
 
     @Test func sensorUnpluggedMidSessionStoresNothing() throws {
         let harness = try DaemonHarness(
-            start: { $0.local(2026, 6, 8, 9, 30) }, planStart: { $0.local(2026, 6, 2) }, presses: [ScriptedPress(atSeconds: 5)])
+            start: { $0.local(2026, 6, 8, 9, 30) }, planStart: { $0.local(2026, 6, 2) },
+            presses: [ScriptedPress(atSeconds: 5)])
         harness.starter = simulator(fault: .deviceGone(afterSeconds: 3))
         harness.exitAfter = 1
         try harness.run(until: harness.local(2026, 6, 9))
         #expect(try harness.rangeOfMotionOutcomes().isEmpty)
-        #expect(harness.output.logs.contains { $0.0 == .error && $0.1.hasPrefix("measurement failed: the sensor failed") })
+        #expect(
+            harness.output.logs.contains { $0.0 == .error && $0.1.hasPrefix("measurement failed: the sensor failed") })
     }
 }

@@ -34,7 +34,9 @@ struct QuietHoursTests {
         // up to (not including) end, wrapping at midnight.
         for start in stride(from: 0, to: 1440, by: 100) {
             for end in stride(from: 0, to: 1440, by: 100) where end != start {
-                let window = QuietHours(start: TimeOfDay(hour: start / 60, minute: start % 60), end: TimeOfDay(hour: end / 60, minute: end % 60))
+                let window = QuietHours(
+                    start: TimeOfDay(hour: start / 60, minute: start % 60),
+                    end: TimeOfDay(hour: end / 60, minute: end % 60))
                 let inside = (0..<1440).filter { window.contains(TimeOfDay(hour: $0 / 60, minute: $0 % 60)) }.count
                 #expect(inside == (end - start + 1440) % 1440)
             }
@@ -62,25 +64,45 @@ struct ReminderInstantTests {
     @Test func skippedTimeSoundsWhenClocksJump() {
         // 02:30 does not exist on 2026-03-08 in Los Angeles: the clocks jump from 02:00 PST to
         // 03:00 PDT (10:00Z), the first instant past it.
-        #expect(la.firstInstant(atOrAfter: t("02:30"), onDayOf: la.local(2026, 3, 8, 12)) == Zones.instant("2026-03-08T10:00:00Z"))
-        #expect(la.firstInstant(atOrAfter: t("02:00"), onDayOf: la.local(2026, 3, 8, 12)) == Zones.instant("2026-03-08T10:00:00Z"))
-        #expect(la.firstInstant(atOrAfter: t("03:00"), onDayOf: la.local(2026, 3, 8, 12)) == Zones.instant("2026-03-08T10:00:00Z"))
-        #expect(la.firstInstant(atOrAfter: t("01:59"), onDayOf: la.local(2026, 3, 8, 12)) == Zones.instant("2026-03-08T09:59:00Z"))
+        #expect(
+            la.firstInstant(atOrAfter: t("02:30"), onDayOf: la.local(2026, 3, 8, 12))
+                == Zones.instant("2026-03-08T10:00:00Z"))
+        #expect(
+            la.firstInstant(atOrAfter: t("02:00"), onDayOf: la.local(2026, 3, 8, 12))
+                == Zones.instant("2026-03-08T10:00:00Z"))
+        #expect(
+            la.firstInstant(atOrAfter: t("03:00"), onDayOf: la.local(2026, 3, 8, 12))
+                == Zones.instant("2026-03-08T10:00:00Z"))
+        #expect(
+            la.firstInstant(atOrAfter: t("01:59"), onDayOf: la.local(2026, 3, 8, 12))
+                == Zones.instant("2026-03-08T09:59:00Z"))
     }
 
     @Test func repeatedTimeSoundsOnItsFirstOccurrence() {
         // 01:30 happens at 08:30Z (PDT) and again at 09:30Z (PST) on 2026-11-01.
-        #expect(la.firstInstant(atOrAfter: t("01:30"), onDayOf: la.local(2026, 11, 1, 12)) == Zones.instant("2026-11-01T08:30:00Z"))
-        #expect(la.firstInstant(atOrAfter: t("02:00"), onDayOf: la.local(2026, 11, 1, 12)) == Zones.instant("2026-11-01T10:00:00Z"))
+        #expect(
+            la.firstInstant(atOrAfter: t("01:30"), onDayOf: la.local(2026, 11, 1, 12))
+                == Zones.instant("2026-11-01T08:30:00Z"))
+        #expect(
+            la.firstInstant(atOrAfter: t("02:00"), onDayOf: la.local(2026, 11, 1, 12))
+                == Zones.instant("2026-11-01T10:00:00Z"))
     }
 
     @Test func dstDaysKeepOrderAndDropCollisions() {
         let halfHourly = ReminderTimes(first: t("01:00"), intervalMinutes: 30, last: t("03:30"))
         let spring = halfHourly.instants(onDayOf: la.local(2026, 3, 8), calendar: la)
         // 02:00, 02:30 and 03:00 all fall on the jump: one reminder there.
-        #expect(spring == ["2026-03-08T09:00:00Z", "2026-03-08T09:30:00Z", "2026-03-08T10:00:00Z", "2026-03-08T10:30:00Z"].map(Zones.instant))
+        #expect(
+            spring
+                == ["2026-03-08T09:00:00Z", "2026-03-08T09:30:00Z", "2026-03-08T10:00:00Z", "2026-03-08T10:30:00Z"].map(
+                    Zones.instant))
         let autumn = halfHourly.instants(onDayOf: la.local(2026, 11, 1), calendar: la)
-        #expect(autumn == ["2026-11-01T08:00:00Z", "2026-11-01T08:30:00Z", "2026-11-01T10:00:00Z", "2026-11-01T10:30:00Z", "2026-11-01T11:00:00Z", "2026-11-01T11:30:00Z"].map(Zones.instant))
+        #expect(
+            autumn
+                == [
+                    "2026-11-01T08:00:00Z", "2026-11-01T08:30:00Z", "2026-11-01T10:00:00Z", "2026-11-01T10:30:00Z",
+                    "2026-11-01T11:00:00Z", "2026-11-01T11:30:00Z",
+                ].map(Zones.instant))
     }
 
     @Test func everyZoneAndDayKeepsRemindersOnTheirDayAndInOrder() {
@@ -88,7 +110,9 @@ struct ReminderInstantTests {
         // every day of the months they change in: instants are strictly increasing, fall on the
         // day asked for, and none is lost but to a skipped hour.
         let reminders = ReminderTimes(first: t("00:00"), intervalMinutes: 60, last: t("23:00"))
-        for identifier in ["America/Los_Angeles", "Europe/Berlin", "Australia/Lord_Howe", "America/Santiago", "Asia/Kolkata", "UTC"] {
+        for identifier in [
+            "America/Los_Angeles", "Europe/Berlin", "Australia/Lord_Howe", "America/Santiago", "Asia/Kolkata", "UTC",
+        ] {
             let calendar = Zones.calendar(identifier)
             for month in [3, 4, 9, 10, 11] {
                 for dayOfMonth in 1...30 {
@@ -105,13 +129,16 @@ struct ReminderInstantTests {
 
 @Suite("Reminder policy")
 struct ReminderPolicyTests {
-    let policy = ReminderPolicy(reminders: .standard, quietHours: QuietHours(start: t("21:00"), end: t("08:00")), calendar: la)
+    let policy = ReminderPolicy(
+        reminders: .standard, quietHours: QuietHours(start: t("21:00"), end: t("08:00")), calendar: la)
 
     @Test func soundsOnceAtEachReminderTime() {
         #expect(policy.reminderToSound(at: la.local(2026, 6, 7, 8, 59, 59), lastSounded: nil) == nil)
         #expect(policy.reminderToSound(at: la.local(2026, 6, 7, 9), lastSounded: nil) == la.local(2026, 6, 7, 9))
         #expect(policy.reminderToSound(at: la.local(2026, 6, 7, 9, 0, 1), lastSounded: la.local(2026, 6, 7, 9)) == nil)
-        #expect(policy.reminderToSound(at: la.local(2026, 6, 7, 11), lastSounded: la.local(2026, 6, 7, 9)) == la.local(2026, 6, 7, 11))
+        #expect(
+            policy.reminderToSound(at: la.local(2026, 6, 7, 11), lastSounded: la.local(2026, 6, 7, 9))
+                == la.local(2026, 6, 7, 11))
     }
 
     @Test func missedReminderSoundsWithinTheGraceOnly() {
@@ -124,14 +151,16 @@ struct ReminderPolicyTests {
     }
 
     @Test func neverInsideQuietHours() {
-        let late = ReminderPolicy(reminders: ReminderTimes(first: t("19:00"), intervalMinutes: 60, last: t("23:00")),
-                                  quietHours: QuietHours(start: t("21:00"), end: t("08:00")), calendar: la)
+        let late = ReminderPolicy(
+            reminders: ReminderTimes(first: t("19:00"), intervalMinutes: 60, last: t("23:00")),
+            quietHours: QuietHours(start: t("21:00"), end: t("08:00")), calendar: la)
         #expect(late.reminderToSound(at: la.local(2026, 6, 7, 20), lastSounded: nil) == la.local(2026, 6, 7, 20))
         #expect(late.reminderToSound(at: la.local(2026, 6, 7, 21), lastSounded: nil) == nil)
         #expect(late.reminderToSound(at: la.local(2026, 6, 7, 22, 5), lastSounded: nil) == nil)
         // A reminder just before quiet hours, noticed after they began, stays silent too.
-        let edge = ReminderPolicy(reminders: ReminderTimes(first: t("20:55"), intervalMinutes: 60, last: t("20:55")),
-                                  quietHours: QuietHours(start: t("21:00"), end: t("08:00")), calendar: la)
+        let edge = ReminderPolicy(
+            reminders: ReminderTimes(first: t("20:55"), intervalMinutes: 60, last: t("20:55")),
+            quietHours: QuietHours(start: t("21:00"), end: t("08:00")), calendar: la)
         #expect(edge.reminderToSound(at: la.local(2026, 6, 7, 21, 1), lastSounded: nil) == nil)
     }
 
@@ -165,30 +194,55 @@ struct ClockTrustAndDayStatusTests {
     let now = Zones.instant("2026-06-07T16:00:00Z")
 
     @Test func trustNeedsSyncAndAClockNotBehindTheStore() {
-        #expect(ClockTrust.evaluate(now: now, synchronizedSinceBoot: true, requireSync: true, newestOutcome: nil) == .trusted)
-        #expect(ClockTrust.evaluate(now: now, synchronizedSinceBoot: false, requireSync: true, newestOutcome: nil) == .notSynchronized)
-        #expect(ClockTrust.evaluate(now: now, synchronizedSinceBoot: false, requireSync: false, newestOutcome: nil) == .trusted)
+        #expect(
+            ClockTrust.evaluate(now: now, synchronizedSinceBoot: true, requireSync: true, newestOutcome: nil)
+                == .trusted)
+        #expect(
+            ClockTrust.evaluate(now: now, synchronizedSinceBoot: false, requireSync: true, newestOutcome: nil)
+                == .notSynchronized)
+        #expect(
+            ClockTrust.evaluate(now: now, synchronizedSinceBoot: false, requireSync: false, newestOutcome: nil)
+                == .trusted)
         let later = now + 3600
-        #expect(ClockTrust.evaluate(now: now, synchronizedSinceBoot: true, requireSync: true, newestOutcome: later) == .behindStoredResult(newest: later))
-        #expect(ClockTrust.evaluate(now: now, synchronizedSinceBoot: false, requireSync: false, newestOutcome: later) == .behindStoredResult(newest: later))
-        #expect(ClockTrust.evaluate(now: now, synchronizedSinceBoot: true, requireSync: true, newestOutcome: now - 1) == .trusted)
+        #expect(
+            ClockTrust.evaluate(now: now, synchronizedSinceBoot: true, requireSync: true, newestOutcome: later)
+                == .behindStoredResult(newest: later))
+        #expect(
+            ClockTrust.evaluate(now: now, synchronizedSinceBoot: false, requireSync: false, newestOutcome: later)
+                == .behindStoredResult(newest: later))
+        #expect(
+            ClockTrust.evaluate(now: now, synchronizedSinceBoot: true, requireSync: true, newestOutcome: now - 1)
+                == .trusted)
     }
 
     @Test func dayStatusGatesOnPlanAndOnboarding() throws {
-        let task = try RecoverCarePlan.rangeOfMotionTask(start: la.local(2026, 6, 1), createdDate: la.local(2026, 6, 1), calendar: la)
+        let task = try RecoverCarePlan.rangeOfMotionTask(
+            start: la.local(2026, 6, 1), createdDate: la.local(2026, 6, 1), calendar: la)
         let schedule = try #require(task.schedule.event(forOccurrenceIndex: 6, calendar: la))
         let open = Event(task: task, scheduleEvent: schedule)
         var done = open
-        done.outcome = Outcome(taskUUID: task.uuid, taskOccurrenceIndex: 6, values: [], createdDate: schedule.start,
-                               eventStart: schedule.start, eventEnd: schedule.end)
+        done.outcome = Outcome(
+            taskUUID: task.uuid, taskOccurrenceIndex: 6, values: [], createdDate: schedule.start,
+            eventStart: schedule.start, eventEnd: schedule.end)
 
-        #expect(CareDayStatus.evaluate(hasCarePlan: false, onboardingPending: false, rangeOfMotionEvents: [open]) == .noCarePlan)
-        #expect(CareDayStatus.evaluate(hasCarePlan: true, onboardingPending: true, rangeOfMotionEvents: [open]) == .onboardingPending)
-        #expect(CareDayStatus.evaluate(hasCarePlan: true, onboardingPending: false, rangeOfMotionEvents: []) == .nothingScheduled)
-        #expect(CareDayStatus.evaluate(hasCarePlan: true, onboardingPending: false, rangeOfMotionEvents: [done]) == .measurementDone)
-        #expect(CareDayStatus.evaluate(hasCarePlan: true, onboardingPending: false, rangeOfMotionEvents: [open]) == .measurementDue(
-            .init(taskUUID: task.uuid, occurrence: 6, start: schedule.start)))
-        #expect(CareDayStatus.evaluate(hasCarePlan: true, onboardingPending: false, rangeOfMotionEvents: [done, open]).isMeasurementDue)
+        #expect(
+            CareDayStatus.evaluate(hasCarePlan: false, onboardingPending: false, rangeOfMotionEvents: [open])
+                == .noCarePlan)
+        #expect(
+            CareDayStatus.evaluate(hasCarePlan: true, onboardingPending: true, rangeOfMotionEvents: [open])
+                == .onboardingPending)
+        #expect(
+            CareDayStatus.evaluate(hasCarePlan: true, onboardingPending: false, rangeOfMotionEvents: [])
+                == .nothingScheduled)
+        #expect(
+            CareDayStatus.evaluate(hasCarePlan: true, onboardingPending: false, rangeOfMotionEvents: [done])
+                == .measurementDone)
+        #expect(
+            CareDayStatus.evaluate(hasCarePlan: true, onboardingPending: false, rangeOfMotionEvents: [open])
+                == .measurementDue)
+        #expect(
+            CareDayStatus.evaluate(hasCarePlan: true, onboardingPending: false, rangeOfMotionEvents: [done, open])
+                .isMeasurementDue)
     }
 
     @Test func localDayRollsOverAtLocalMidnight() {

@@ -1,5 +1,6 @@
 import Fusion
 import Testing
+
 @testable import Appliance
 
 @Suite struct ResultSummaryTests {

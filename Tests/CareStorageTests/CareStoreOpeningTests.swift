@@ -3,6 +3,7 @@ import CareStorage
 import Foundation
 import SQLite
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -13,7 +14,7 @@ import Glibc
     init() throws { fixture = try StoreFixture() }
 
     @Test func openingCreatesParentDirectories() throws {
-        let path = fixture.directory.appendingPathComponent("a/b/care.sqlite").path
+        let path = fixture.directory.path("a/b/care.sqlite")
         _ = try CareStore(path: path, timeZone: fixture.calendar.timeZone)
         #expect(FileManager.default.fileExists(atPath: path))
     }
@@ -22,8 +23,9 @@ import Glibc
         let id = try fixture.store.storeMetadata().deviceID
         let reopened = try CareStore(path: fixture.path, timeZone: fixture.calendar.timeZone)
         #expect(try reopened.storeMetadata().deviceID == id)
-        let other = try CareStore(path: fixture.directory.appendingPathComponent("other.sqlite").path,
-                                  timeZone: fixture.calendar.timeZone)
+        let other = try CareStore(
+            path: fixture.directory.path("other.sqlite"),
+            timeZone: fixture.calendar.timeZone)
         #expect(try other.storeMetadata().deviceID != id)
     }
 
@@ -36,7 +38,9 @@ import Glibc
         let before = try fixture.dump()
         let newer = CareStore.schemaVersion + 1
         #expect { _ = try CareStore(path: fixture.path, timeZone: fixture.calendar.timeZone) } throws: {
-            guard case .storeTooNew(storeVersion: newer, supportedVersion: CareStore.schemaVersion)? = $0 as? CareStoreError
+            guard
+                case .storeTooNew(storeVersion: newer, supportedVersion: CareStore.schemaVersion)? = $0
+                    as? CareStoreError
             else { return false }
             return String(describing: $0) == "store schema version \(newer) is newer than this romdev"
                 + " (\(CareStore.schemaVersion)): upgrade romdev"
@@ -46,30 +50,52 @@ import Glibc
 
     @Test(arguments: [CareStore.Access.readOnly, .readWrite, .create, .initialize])
     func refusesAFileThatIsNotAStore(access: CareStore.Access) throws {
-        let path = fixture.directory.appendingPathComponent("notes.sqlite").path
+        let path = fixture.directory.path("notes.sqlite")
         let notes = Data(repeating: 0x41, count: 8192)
         try notes.write(to: URL(fileURLWithPath: path))
         #expect { try CareStore(path: path, access: access, timeZone: fixture.calendar.timeZone) } throws: {
             guard case .notAStore(let named, let reason)? = $0 as? CareStoreError else { return false }
-            return named == path && reason == "not an SQLite database"
+            return named == path && reason == .notSQLite
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == notes)
     }
 
+    @Test func aMissingStoreIsRefusedWithTheSystemsReason() throws {
+        let path = fixture.directory.path("absent.sqlite")
+        #expect { try CareStore(path: path, access: .readWrite, timeZone: fixture.calendar.timeZone) } throws: {
+            guard case .cannotOpen(path, .noSuchFileOrDirectory)? = $0 as? CareStoreError else { return false }
+            return true
+        }
+        #expect(!FileManager.default.fileExists(atPath: path))
+    }
+
+    @Test func aDirectoryThatCannotBeMadeIsNamedWithItsErrno() throws {
+        // A dangling symbolic link: the store is missing, and mkdir finds the name taken.
+        let blocker = fixture.directory.path("dangling")
+        try FileManager.default.createSymbolicLink(atPath: blocker, withDestinationPath: "nowhere")
+        #expect { try CareStore(path: blocker + "/care.sqlite", timeZone: fixture.calendar.timeZone) } throws: {
+            guard case .cannotCreateDirectory(blocker, .fileExists)? = $0 as? CareStoreError else { return false }
+            return true
+        }
+        let nested = fixture.directory.path("a/b/care.sqlite")
+        _ = try CareStore(path: nested, timeZone: fixture.calendar.timeZone)
+        #expect(FileManager.default.fileExists(atPath: nested))
+    }
+
     @Test(arguments: [CareStore.Access.readOnly, .readWrite, .create])
     func anEmptyFileIsNeverMadeIntoAStore(access: CareStore.Access) throws {
-        let path = fixture.directory.appendingPathComponent("empty.sqlite").path
+        let path = fixture.directory.path("empty.sqlite")
         #expect(FileManager.default.createFile(atPath: path, contents: nil))
         #expect { try CareStore(path: path, access: access, timeZone: fixture.calendar.timeZone) } throws: {
             guard case .notAStore(let named, let reason)? = $0 as? CareStoreError else { return false }
-            return named == path && reason == "an empty file (0 bytes)"
+            return named == path && reason == .emptyFile
         }
         #expect(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int == 0)
         #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
     }
 
     @Test func initializeAdoptsAnEmptyFile() throws {
-        let path = fixture.directory.appendingPathComponent("mktemp.sqlite").path
+        let path = fixture.directory.path("mktemp.sqlite")
         #expect(FileManager.default.createFile(atPath: path, contents: nil))
         let store = try CareStore(path: path, access: .initialize, timeZone: fixture.calendar.timeZone)
         #expect(try store.integrityProblem() == nil)
@@ -77,21 +103,25 @@ import Glibc
     }
 
     @Test func anotherProgramsDatabaseIsLeftAlone() throws {
-        let path = fixture.directory.appendingPathComponent("other.sqlite").path
+        let path = fixture.directory.path("other.sqlite")
         try Database(path: path).write { try $0.execute("CREATE TABLE notes (text TEXT)") }
         for access in [CareStore.Access.readOnly, .readWrite, .create, .initialize] {
             #expect { try CareStore(path: path, access: access, timeZone: fixture.calendar.timeZone) } throws: {
                 guard case .notAStore(let named, let reason)? = $0 as? CareStoreError else { return false }
-                return named == path && reason == "a database without the care store's tables"
+                return named == path && reason == .foreignDatabase
             }
         }
-        #expect(try Database(path: path).read { try $0.fetchValue("SELECT count(*) FROM sqlite_master", as: Int.self) } == 1)
+        #expect(
+            try Database(path: path).read { try $0.fetchValue("SELECT count(*) FROM sqlite_master", as: Int.self) } == 1
+        )
     }
 
     @Test func onlyCreatingAccessCreatesAMissingStore() throws {
-        let path = fixture.directory.appendingPathComponent("missing.sqlite").path
+        let path = fixture.directory.path("missing.sqlite")
         for access in [CareStore.Access.readOnly, .readWrite] {
-            #expect(throws: CareStoreError.self) { try CareStore(path: path, access: access, timeZone: fixture.calendar.timeZone) }
+            #expect(throws: CareStoreError.self) {
+                try CareStore(path: path, access: access, timeZone: fixture.calendar.timeZone)
+            }
             #expect(!FileManager.default.fileExists(atPath: path))
         }
         _ = try CareStore(path: path, access: .create, timeZone: fixture.calendar.timeZone)
@@ -99,7 +129,7 @@ import Glibc
     }
 
     @Test func theStoreAndItsWALFilesAreCreatedGroupWritable() throws {
-        let path = fixture.directory.appendingPathComponent("modes/care.sqlite").path
+        let path = fixture.directory.path("modes/care.sqlite")
         // The appliance's unit runs with UMask=0007, a login shell with 0022: neither matters.
         let store = try CareStore(path: path, access: .create, timeZone: fixture.calendar.timeZone)
         try store.setMetadata("left", for: .limb)
@@ -111,7 +141,7 @@ import Glibc
 
     /// A closed store of several pages (the WAL checkpointed into the file), for damaging.
     private func closedStoreOfSeveralPages() throws -> String {
-        let path = fixture.directory.appendingPathComponent("damaged.sqlite").path
+        let path = fixture.directory.path("damaged.sqlite")
         do {
             let store = try CareStore(path: path, access: .create, timeZone: fixture.calendar.timeZone)
             // Rows small enough to stay on b-tree pages (no overflow pages, whose content SQLite
@@ -137,9 +167,10 @@ import Glibc
 
     @Test func aStoreWithACorruptPageIsRefusedToWriters() throws {
         let path = try closedStoreOfSeveralPages()
-        let root = try #require(try Database(path: path).read {
-            try $0.fetchValue("SELECT rootpage FROM sqlite_master WHERE name = 'meta'", as: Int.self)
-        })
+        let root = try #require(
+            try Database(path: path).read {
+                try $0.fetchValue("SELECT rootpage FROM sqlite_master WHERE name = 'meta'", as: Int.self)
+            })
         #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
         // The cell pointers of the meta table's root page (pages are 4096 bytes, numbered from 1).
@@ -173,7 +204,11 @@ import Glibc
         #expect(try fixture.store.metadata(.limb) == "right")
         #expect(try fixture.store.storeMetadata().limb == .right)
         #expect { try fixture.store.setMetadata("Mars/Olympus", for: .timeZone) } throws: {
-            if case .invalidMetadata(key: "time_zone", value: "Mars/Olympus")? = $0 as? CareStoreError { true } else { false }
+            if case .invalidMetadata(key: "time_zone", value: "Mars/Olympus")? = $0 as? CareStoreError {
+                true
+            } else {
+                false
+            }
         }
         try fixture.store.setMetadata("Europe/Paris", for: .timeZone)
         #expect(fixture.store.calendar.timeZone.identifier == "Europe/Paris")
@@ -185,31 +220,39 @@ import Glibc
 }
 
 @Suite struct StorePathTests {
-    private func resolve(_ option: String? = nil, _ environment: [String: String] = [:], systemWritable: Bool = false) -> StorePath {
-        StorePath.resolve(option: option, environment: environment, homeDirectory: "/home/fallback",
-                          isWritableDirectory: { $0 == "/var/lib/romdev" && systemWritable })
+    private func resolve(_ option: String? = nil, _ environment: [String: String] = [:], systemWritable: Bool = false)
+        -> StorePath
+    {
+        StorePath.resolve(
+            option: option, environment: environment, homeDirectory: "/home/fallback",
+            isWritableDirectory: { $0 == "/var/lib/romdev" && systemWritable })
     }
 
     @Test func theOptionWins() {
-        #expect(resolve("/tmp/x.sqlite", ["ROMDEV_STORE": "/tmp/env.sqlite"], systemWritable: true)
-            == StorePath(path: "/tmp/x.sqlite", source: .option))
+        #expect(
+            resolve("/tmp/x.sqlite", ["ROMDEV_STORE": "/tmp/env.sqlite"], systemWritable: true)
+                == StorePath(path: "/tmp/x.sqlite", source: .option))
     }
 
     @Test func thenTheEnvironment() {
-        #expect(resolve(nil, ["ROMDEV_STORE": "/tmp/env.sqlite"], systemWritable: true)
-            == StorePath(path: "/tmp/env.sqlite", source: .environment))
+        #expect(
+            resolve(nil, ["ROMDEV_STORE": "/tmp/env.sqlite"], systemWritable: true)
+                == StorePath(path: "/tmp/env.sqlite", source: .environment))
     }
 
     @Test func thenTheSystemStoreWhenWritable() {
-        #expect(resolve(nil, ["HOME": "/home/pat"], systemWritable: true)
-            == StorePath(path: "/var/lib/romdev/care.sqlite", source: .system))
+        #expect(
+            resolve(nil, ["HOME": "/home/pat"], systemWritable: true)
+                == StorePath(path: "/var/lib/romdev/care.sqlite", source: .system))
     }
 
     @Test func thenXDGDataHome() {
         #expect(resolve(nil, ["XDG_DATA_HOME": "/data", "HOME": "/home/pat"]).path == "/data/romdev/care.sqlite")
         #expect(resolve(nil, ["HOME": "/home/pat"]).path == "/home/pat/.local/share/romdev/care.sqlite")
         // A relative XDG_DATA_HOME is ignored, as the specification asks.
-        #expect(resolve(nil, ["XDG_DATA_HOME": "data", "HOME": "/home/pat"]).path == "/home/pat/.local/share/romdev/care.sqlite")
+        #expect(
+            resolve(nil, ["XDG_DATA_HOME": "data", "HOME": "/home/pat"]).path
+                == "/home/pat/.local/share/romdev/care.sqlite")
         #expect(resolve(nil, [:]).path == "/home/fallback/.local/share/romdev/care.sqlite")
         #expect(resolve("", ["ROMDEV_STORE": ""]).source == .user)
     }

@@ -29,8 +29,9 @@ import Testing
             OutcomeValue(.text(""), createdDate: created),
             OutcomeValue(.date(fixture.date(2026, 3, 8, 2, 30)), kind: "consented", createdDate: created),
         ]
-        let stored = try store.addOutcome(NewOutcome(taskUUID: task.uuid, occurrence: 0, values: values),
-                                          now: fixture.date(2026, 3, 1, 9, 15))
+        let stored = try store.addOutcome(
+            NewOutcome(taskUUID: task.uuid, occurrence: 0, values: values),
+            now: fixture.date(2026, 3, 1, 9, 15))
         let fetched = try store.fetchOutcomes()
         #expect(fetched == [stored])
         #expect(fetched.first?.outcome.values == values)
@@ -38,12 +39,14 @@ import Testing
     }
 
     @Test func anOutcomeWithoutValuesRoundTrips() throws {
-        let stored = try store.addOutcome(NewOutcome(taskUUID: task.uuid, occurrence: 1, values: []), now: fixture.date(2026, 3, 2, 9))
+        let stored = try store.addOutcome(
+            NewOutcome(taskUUID: task.uuid, occurrence: 1, values: []), now: fixture.date(2026, 3, 2, 9))
         #expect(try store.fetchOutcomes() == [stored])
     }
 
     @Test func theEventWindowIsFrozenOnTheOutcome() throws {
-        let stored = try store.addOutcome(NewOutcome(taskUUID: task.uuid, occurrence: 3, values: []), now: fixture.date(2026, 3, 9))
+        let stored = try store.addOutcome(
+            NewOutcome(taskUUID: task.uuid, occurrence: 3, values: []), now: fixture.date(2026, 3, 9))
         #expect(stored.outcome.eventStart == fixture.date(2026, 3, 4, 9))
         #expect(stored.outcome.eventEnd == fixture.date(2026, 3, 4, 10))
         #expect(stored.outcome.createdDate == fixture.date(2026, 3, 9))
@@ -68,17 +71,21 @@ import Testing
     }
 
     @Test(arguments: [-1, 10]) func refusesAnOccurrenceOutsideTheSchedule(occurrence: Int) throws {
-        let finite = try store.addTask(CareTask(
-            id: "week", schedule: try .dailyAtTime(hour: 9, minutes: 0, start: fixture.date(2026, 3, 1),
-                                                  end: fixture.date(2026, 3, 8), calendar: fixture.calendar),
-            createdDate: fixture.date(2026, 3, 1)))
+        let finite = try store.addTask(
+            CareTask(
+                id: "week",
+                schedule: try .dailyAtTime(
+                    hour: 9, minutes: 0, start: fixture.date(2026, 3, 1),
+                    end: fixture.date(2026, 3, 8), calendar: fixture.calendar),
+                createdDate: fixture.date(2026, 3, 1)))
         try expectRefusal(NewOutcome(taskUUID: finite.uuid, occurrence: occurrence, values: [])) {
             if case .care(.occurrenceNotInSchedule(taskID: "week", occurrence: occurrence)) = $0 { true } else { false }
         }
     }
 
     @Test func refusesASecondOutcomeForOneEvent() throws {
-        try store.addOutcome(NewOutcome(taskUUID: task.uuid, occurrence: 2, values: []), now: fixture.date(2026, 3, 3, 9))
+        try store.addOutcome(
+            NewOutcome(taskUUID: task.uuid, occurrence: 2, values: []), now: fixture.date(2026, 3, 3, 9))
         try expectRefusal(NewOutcome(taskUUID: task.uuid, occurrence: 2, values: [])) {
             if case .care(.duplicateOutcome(taskID: "checkin", occurrence: 2)) = $0 { true } else { false }
         }
@@ -90,7 +97,11 @@ import Testing
         try store.updateTask(proposed, now: fixture.date(2026, 3, 4))
         // Occurrence 5 of the first version (March 6, 09:00) lies after the new version took effect.
         try expectRefusal(NewOutcome(taskUUID: task.uuid, occurrence: 5, values: [])) {
-            if case .care(.occurrenceShadowedByLaterVersion(taskID: "checkin", occurrence: 5, _)) = $0 { true } else { false }
+            if case .care(.occurrenceShadowedByLaterVersion(taskID: "checkin", occurrence: 5, _)) = $0 {
+                true
+            } else {
+                false
+            }
         }
     }
 
@@ -102,8 +113,10 @@ import Testing
     }
 
     @Test func refusesANonFiniteDouble() throws {
-        let values = [OutcomeValue(.double(1), createdDate: fixture.date(2026, 3, 1)),
-                      OutcomeValue(.double(.nan), createdDate: fixture.date(2026, 3, 1))]
+        let values = [
+            OutcomeValue(.double(1), createdDate: fixture.date(2026, 3, 1)),
+            OutcomeValue(.double(.nan), createdDate: fixture.date(2026, 3, 1)),
+        ]
         try expectRefusal(NewOutcome(taskUUID: task.uuid, occurrence: 0, values: values)) {
             if case .nonFiniteValue(taskID: "checkin", occurrence: 0, position: 1) = $0 { true } else { false }
         }
@@ -112,11 +125,12 @@ import Testing
     @Test func aBatchWithOneBadOutcomeRecordsNothing() throws {
         let before = try fixture.dump()
         #expect(throws: CareStoreError.self) {
-            try store.addOutcomes([
-                NewOutcome(taskUUID: task.uuid, occurrence: 0, values: []),
-                NewOutcome(taskUUID: task.uuid, occurrence: 1, values: []),
-                NewOutcome(taskUUID: task.uuid, occurrence: 0, values: []),
-            ], now: fixture.date(2026, 3, 3))
+            try store.addOutcomes(
+                [
+                    NewOutcome(taskUUID: task.uuid, occurrence: 0, values: []),
+                    NewOutcome(taskUUID: task.uuid, occurrence: 1, values: []),
+                    NewOutcome(taskUUID: task.uuid, occurrence: 0, values: []),
+                ], now: fixture.date(2026, 3, 3))
         }
         #expect(try fixture.dump() == before)
     }
@@ -139,12 +153,14 @@ import Testing
     // MARK: - Deleting
 
     @Test func deletingKeepsTheRowAndFreesTheEvent() throws {
-        try store.addOutcome(NewOutcome(taskUUID: task.uuid, occurrence: 2, values: []), now: fixture.date(2026, 3, 3, 9))
+        try store.addOutcome(
+            NewOutcome(taskUUID: task.uuid, occurrence: 2, values: []), now: fixture.date(2026, 3, 3, 9))
         let deleted = try store.deleteOutcome(taskID: "checkin", occurrence: 2, now: fixture.date(2026, 3, 3, 10))
         #expect(deleted.outcome.deletedDate == fixture.date(2026, 3, 3, 10))
         #expect(try store.fetchOutcomes().isEmpty)
         #expect(try fixture.dump().filter { $0.hasPrefix("outcome:") }.count == 1)
-        let again = try store.addOutcome(NewOutcome(taskUUID: task.uuid, occurrence: 2, values: []), now: fixture.date(2026, 3, 3, 11))
+        let again = try store.addOutcome(
+            NewOutcome(taskUUID: task.uuid, occurrence: 2, values: []), now: fixture.date(2026, 3, 3, 11))
         #expect(try store.fetchOutcomes() == [again])
     }
 
@@ -164,9 +180,12 @@ import Testing
     @Test func dateQueriesKeepOutcomesWhoseEventOverlaps() throws {
         let other = try store.addTask(try fixture.dailyTask("other", hour: 20, start: fixture.date(2026, 3, 1)))
         for occurrence in 0..<5 {
-            try store.addOutcomes([NewOutcome(taskUUID: task.uuid, occurrence: occurrence, values: []),
-                                   NewOutcome(taskUUID: other.uuid, occurrence: occurrence, values: [])],
-                                  now: fixture.date(2026, 3, 10))
+            try store.addOutcomes(
+                [
+                    NewOutcome(taskUUID: task.uuid, occurrence: occurrence, values: []),
+                    NewOutcome(taskUUID: other.uuid, occurrence: occurrence, values: []),
+                ],
+                now: fixture.date(2026, 3, 10))
         }
         // 09:30 on March 2 overlaps that day's 09:00–10:00 event; 10:00 is its end, still included.
         let interval = DateInterval(start: fixture.date(2026, 3, 2, 9, 30), end: fixture.date(2026, 3, 3, 9))

@@ -22,7 +22,10 @@ import Testing
     // MARK: - Seeding
 
     @Test func seedingCreatesThePlanOnce() throws {
-        guard case .created(let settings) = try seed() else { Issue.record("not created"); return }
+        guard case .created(let settings) = try seed() else {
+            Issue.record("not created")
+            return
+        }
         #expect(settings.limb == .left)
         #expect(settings.timeZone == zone)
         #expect(settings.start == Date(timeIntervalSince1970: 1_780_815_600))  // 2026-06-07 00:00 PDT
@@ -30,21 +33,28 @@ import Testing
         #expect(store.calendar.timeZone == zone)
 
         let before = try fixture.dump()
-        let again = try store.seedRecoverPlan(start: Date(timeIntervalSince1970: 0), limb: .right,
-                                              timeZone: TimeZone(identifier: "UTC")!, now: Date(timeIntervalSince1970: 0))
+        let again = try store.seedRecoverPlan(
+            start: Date(timeIntervalSince1970: 0), limb: .right,
+            timeZone: TimeZone(identifier: "UTC")!, now: Date(timeIntervalSince1970: 0))
         #expect(again == .alreadyPresent(settings))
         #expect(try fixture.dump() == before)
         #expect(try store.carePlanSettings() == settings)
     }
 
     @Test func thePlanSaysWhichProtocolTheRangeOfMotionTaskAsksFor() throws {
-        guard case .created(let settings) = try seed() else { Issue.record("not created"); return }
+        guard case .created(let settings) = try seed() else {
+            Issue.record("not created")
+            return
+        }
         #expect(settings.rangeOfMotionProtocol == .extension)
         let arcFixture = try StoreFixture()
         let created = try arcFixture.store.seedRecoverPlan(
             start: Date(timeIntervalSince1970: 1_780_840_800), limb: .left, timeZone: zone, rangeOfMotionProtocol: .arc,
             now: Date(timeIntervalSince1970: 1_780_840_800))
-        guard case .created(let arc) = created else { Issue.record("not created"); return }
+        guard case .created(let arc) = created else {
+            Issue.record("not created")
+            return
+        }
         #expect(arc.rangeOfMotionProtocol == .arc)
         #expect(try arcFixture.store.carePlanSettings()?.rangeOfMotionProtocol == .arc)
         // The task's instructions say so too.
@@ -53,7 +63,11 @@ import Testing
         // An unknown protocol is an error, not a silent extension.
         try store.setMetadata("cartwheel", for: .rangeOfMotionProtocol)
         #expect { try store.carePlanSettings() } throws: {
-            if case .invalidMetadata(let key, let value)? = $0 as? CareStoreError { key == "rom_protocol" && value == "cartwheel" } else { false }
+            if case .invalidMetadata(let key, let value)? = $0 as? CareStoreError {
+                key == "rom_protocol" && value == "cartwheel"
+            } else {
+                false
+            }
         }
     }
 
@@ -69,7 +83,9 @@ import Testing
     @Test func seedingRefusesAPlanIDTakenByHand() throws {
         try store.addTask(try fixture.dailyTask("checkin", start: Date(timeIntervalSince1970: 1_780_000_000)))
         let before = try fixture.dump()
-        #expect { try seed() } throws: { if case .duplicateTaskID("checkin")? = $0 as? CareStoreError { true } else { false } }
+        #expect { try seed() } throws: {
+            if case .duplicateTaskID("checkin")? = $0 as? CareStoreError { true } else { false }
+        }
         #expect(try fixture.dump() == before)
     }
 
@@ -77,8 +93,11 @@ import Testing
 
     private func firstEvent(_ taskID: String) throws -> Event {
         let settings = try #require(try store.carePlanSettings())
-        return try #require(try store.fetchEvents(taskID: taskID, from: settings.start,
-                                                  to: settings.start.addingTimeInterval(86_400)).first)
+        return try #require(
+            try store.fetchEvents(
+                taskID: taskID, from: settings.start,
+                to: settings.start.addingTimeInterval(86_400)
+            ).first)
     }
 
     private func outcome(for event: Event) -> NewOutcome {
@@ -109,8 +128,9 @@ import Testing
         _ = try seed()
         let onboarding = try firstEvent("onboarding")
         try store.addOutcome(outcome(for: onboarding), now: onboarding.scheduleEvent.start)
-        try store.deleteOutcome(taskID: "onboarding", occurrence: onboarding.scheduleEvent.occurrence,
-                                now: onboarding.scheduleEvent.start)
+        try store.deleteOutcome(
+            taskID: "onboarding", occurrence: onboarding.scheduleEvent.occurrence,
+            now: onboarding.scheduleEvent.start)
         let rom = try firstEvent("rangeOfMotionCheck")
         #expect { try store.addOutcome(outcome(for: rom), now: rom.scheduleEvent.start) } throws: {
             if case .onboardingRequired(taskID: "rangeOfMotionCheck")? = $0 as? CareStoreError { true } else { false }
@@ -153,12 +173,16 @@ import Testing
         #expect(try store.fetchTaskVersions(id: "onboarding").isDeleted)
         #expect(try store.isOnboardingPending())
         let checkin = try firstEvent("checkin")
-        #expect(throws: CareStoreError.self) { try store.addOutcome(outcome(for: checkin), now: checkin.scheduleEvent.start) }
+        #expect(throws: CareStoreError.self) {
+            try store.addOutcome(outcome(for: checkin), now: checkin.scheduleEvent.start)
+        }
     }
 
     @Test func withoutAnOnboardingTaskThereIsNoGate() throws {
-        let task = try store.addTask(try fixture.dailyTask("checkin", start: Date(timeIntervalSince1970: 1_780_000_000)))
+        let task = try store.addTask(
+            try fixture.dailyTask("checkin", start: Date(timeIntervalSince1970: 1_780_000_000)))
         #expect(try !store.isOnboardingPending())
-        try store.addOutcome(NewOutcome(taskUUID: task.uuid, occurrence: 0, values: []), now: Date(timeIntervalSince1970: 1_780_000_000))
+        try store.addOutcome(
+            NewOutcome(taskUUID: task.uuid, occurrence: 0, values: []), now: Date(timeIntervalSince1970: 1_780_000_000))
     }
 }

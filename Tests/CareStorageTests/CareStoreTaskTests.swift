@@ -15,11 +15,15 @@ import Testing
         var task = try fixture.dailyTask("checkin", start: fixture.date(2026, 3, 1))
         task.instructions = "Answer two questions ✓"
         let element = try ScheduleElement(
-            start: fixture.date(2026, 3, 2, 7, 30), end: fixture.date(2026, 5, 1), interval: ScheduleInterval(hours: 3, days: 2),
+            start: fixture.date(2026, 3, 2, 7, 30), end: fixture.date(2026, 5, 1),
+            interval: ScheduleInterval(hours: 3, days: 2),
             duration: .seconds(90), text: "Stretch",
-            targetValues: [OutcomeValue(.double(90), kind: "range", units: "deg", createdDate: fixture.date(2026, 3, 1))],
+            targetValues: [
+                OutcomeValue(.double(90), kind: "range", units: "deg", createdDate: fixture.date(2026, 3, 1))
+            ],
             calendar: fixture.calendar)
-        let allDay = try ScheduleElement(start: fixture.date(2026, 3, 1), interval: .weeks(1), duration: .allDay, calendar: fixture.calendar)
+        let allDay = try ScheduleElement(
+            start: fixture.date(2026, 3, 1), interval: .weeks(1), duration: .allDay, calendar: fixture.calendar)
         task.schedule = try Schedule(composing: [element, allDay])
         try store.addTask(task)
         #expect(try store.fetchTaskVersions(id: "checkin").versions == [task])
@@ -30,10 +34,14 @@ import Testing
         let before = try fixture.dump()
         var spam = try fixture.dailyTask("spam", start: fixture.date(2000, 1, 1))
         spam.schedule = try Schedule(composing: [
-            try ScheduleElement(start: fixture.date(2000, 1, 1), interval: .seconds(1), calendar: fixture.calendar),
+            try ScheduleElement(start: fixture.date(2000, 1, 1), interval: .seconds(1), calendar: fixture.calendar)
         ])
         #expect { try store.addTask(spam) } throws: {
-            if case .schedule(.tooManyEventsPerDay(let count, let maximum))? = $0 as? CareStoreError { count == 86_400 && maximum == 96 } else { false }
+            if case .schedule(.tooManyEventsPerDay(let count, let maximum))? = $0 as? CareStoreError {
+                count == 86_400 && maximum == 96
+            } else {
+                false
+            }
         }
         var update = try store.fetchTaskVersions(id: "checkin").head
         update.schedule = spam.schedule
@@ -46,7 +54,11 @@ import Testing
         try store.addTask(try fixture.dailyTask("checkin", start: fixture.date(2026, 3, 1)))
         let start = fixture.date(2026, 3, 1)
         #expect { try store.fetchAdherence(from: fixture.date(1, 1, 1), to: fixture.date(9999, 12, 31)) } throws: {
-            if case .intervalTooLong(_, _, let maximumDays)? = $0 as? CareStoreError { maximumDays == 3660 } else { false }
+            if case .intervalTooLong(_, _, let maximumDays)? = $0 as? CareStoreError {
+                maximumDays == 3660
+            } else {
+                false
+            }
         }
         #expect(throws: CareStoreError.self) { try store.fetchEvents(from: start, to: fixture.date(2036, 3, 10)) }
         #expect(try store.fetchAdherence(from: start, to: fixture.date(2036, 3, 1)).count == 3653)
@@ -67,7 +79,9 @@ import Testing
         try store.addTask(try fixture.dailyTask("checkin", start: fixture.date(2026, 3, 1)))
         try store.deleteTask(id: "checkin", now: fixture.date(2026, 3, 5))
         let before = try fixture.dump()
-        #expect(throws: CareStoreError.self) { try store.addTask(try fixture.dailyTask("checkin", start: fixture.date(2026, 4, 1))) }
+        #expect(throws: CareStoreError.self) {
+            try store.addTask(try fixture.dailyTask("checkin", start: fixture.date(2026, 4, 1)))
+        }
         #expect(try fixture.dump() == before)
     }
 
@@ -75,8 +89,10 @@ import Testing
         try store.addTask(try fixture.dailyTask("b", start: fixture.date(2026, 3, 1)))
         let before = try fixture.dump()
         #expect(throws: CareStoreError.self) {
-            try store.addTasks([try fixture.dailyTask("a", start: fixture.date(2026, 3, 1)),
-                                try fixture.dailyTask("b", start: fixture.date(2026, 3, 1))])
+            try store.addTasks([
+                try fixture.dailyTask("a", start: fixture.date(2026, 3, 1)),
+                try fixture.dailyTask("b", start: fixture.date(2026, 3, 1)),
+            ])
         }
         #expect(try fixture.dump() == before)
     }
@@ -103,12 +119,14 @@ import Testing
 
     @Test func refusesAnUpdateThatWouldOrphanOutcomes() throws {
         let task = try store.addTask(try fixture.dailyTask("checkin", start: fixture.date(2026, 3, 1)))
-        try store.addOutcome(NewOutcome(taskUUID: task.uuid, occurrence: 2, values: []), now: fixture.date(2026, 3, 3, 9, 30))
+        try store.addOutcome(
+            NewOutcome(taskUUID: task.uuid, occurrence: 2, values: []), now: fixture.date(2026, 3, 3, 9, 30))
         var proposed = task
         proposed.effectiveDate = fixture.date(2026, 3, 3, 9)  // the start of the event with an outcome
         let before = try fixture.dump()
         #expect { try store.updateTask(proposed, now: fixture.date(2026, 3, 3, 10)) } throws: {
-            guard case .care(.updateWouldOrphanOutcomes(taskID: "checkin", _, let latest))? = $0 as? CareStoreError else { return false }
+            guard case .care(.updateWouldOrphanOutcomes(taskID: "checkin", _, let latest))? = $0 as? CareStoreError
+            else { return false }
             return latest == fixture.date(2026, 3, 3, 9)
         }
         #expect(try fixture.dump() == before)
@@ -117,8 +135,10 @@ import Testing
     }
 
     @Test func refusesUpdatingAnUnknownTask() throws {
-        #expect { try store.updateTask(try fixture.dailyTask("nope", start: fixture.date(2026, 3, 1)), now: fixture.date(2026, 3, 1)) }
-            throws: { if case .unknownTask(id: "nope")? = $0 as? CareStoreError { true } else { false } }
+        #expect {
+            try store.updateTask(
+                try fixture.dailyTask("nope", start: fixture.date(2026, 3, 1)), now: fixture.date(2026, 3, 1))
+        } throws: { if case .unknownTask(id: "nope")? = $0 as? CareStoreError { true } else { false } }
     }
 
     @Test func deleteAppendsATombstoneThatHidesTheTask() throws {
@@ -128,7 +148,9 @@ import Testing
         #expect(tombstone.previousVersionUUID == task.uuid)
         #expect(try store.fetchTaskVersions(id: "checkin").versions.count == 2)
         #expect(try store.fetchTasks(TaskQuery()).isEmpty)
-        #expect(try store.fetchTasks(TaskQuery(forDayContaining: fixture.date(2026, 3, 6), calendar: fixture.calendar)).isEmpty)
+        #expect(
+            try store.fetchTasks(TaskQuery(forDayContaining: fixture.date(2026, 3, 6), calendar: fixture.calendar))
+                .isEmpty)
         let before = try fixture.dump()
         #expect { try store.deleteTask(id: "checkin", now: fixture.date(2026, 3, 6)) } throws: {
             if case .care(.taskDeleted("checkin"))? = $0 as? CareStoreError { true } else { false }
@@ -144,13 +166,15 @@ import Testing
     @Test func dayQueryCanExcludeTasksWithNoEventsThatDay() throws {
         let start = fixture.date(2026, 3, 1)
         let everyOtherDay = CareTask(
-            id: "stretch", schedule: try Schedule(composing: [
-                try ScheduleElement(start: fixture.date(2026, 3, 1, 10), interval: .days(2), calendar: fixture.calendar),
+            id: "stretch",
+            schedule: try Schedule(composing: [
+                try ScheduleElement(start: fixture.date(2026, 3, 1, 10), interval: .days(2), calendar: fixture.calendar)
             ]), createdDate: start)
         try store.addTasks([try fixture.dailyTask("checkin", start: start), everyOtherDay])
         let offDay = fixture.date(2026, 3, 2)
         let all = TaskQuery(forDayContaining: offDay, calendar: fixture.calendar)
-        let withEvents = TaskQuery(forDayContaining: offDay, calendar: fixture.calendar, excludesTasksWithNoEvents: true)
+        let withEvents = TaskQuery(
+            forDayContaining: offDay, calendar: fixture.calendar, excludesTasksWithNoEvents: true)
         #expect(try store.fetchTasks(all).map(\.id) == ["checkin", "stretch"])
         #expect(try store.fetchTasks(withEvents).map(\.id) == ["checkin"])
         #expect(try store.fetchTasks(TaskQuery(ids: ["stretch"])).map(\.id) == ["stretch"])
@@ -158,7 +182,9 @@ import Testing
 
     @Test func refusesAnEmptyInterval() throws {
         let day = fixture.date(2026, 3, 1)
-        #expect(throws: CareStoreError.self) { try store.fetchTasks(TaskQuery(dateInterval: DateInterval(start: day, end: day))) }
+        #expect(throws: CareStoreError.self) {
+            try store.fetchTasks(TaskQuery(dateInterval: DateInterval(start: day, end: day)))
+        }
         #expect(throws: CareStoreError.self) { try store.fetchEvents(from: day, to: day) }
         #expect(throws: CareStoreError.self) { try store.fetchAdherence(from: day, to: day) }
     }

@@ -13,9 +13,12 @@ import Testing
         let fixture = try StoreFixture(timeZone: "UTC")
         let start = Date(timeIntervalSince1970: 1_780_000_000)
         let tasks = try ["stress-a", "stress-b"].map { id in
-            CareTask(id: id, schedule: try Schedule(composing: [
-                try ScheduleElement(start: start, interval: .hours(1), duration: .minutes(10), calendar: fixture.calendar),
-            ]), createdDate: start)
+            CareTask(
+                id: id,
+                schedule: try Schedule(composing: [
+                    try ScheduleElement(
+                        start: start, interval: .hours(1), duration: .minutes(10), calendar: fixture.calendar)
+                ]), createdDate: start)
         }
         try fixture.store.addTasks(tasks)
         self.fixture = fixture
@@ -27,19 +30,20 @@ import Testing
                 URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent(),
                 URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(".build/debug"),
             ].map { $0.appendingPathComponent("care-store-stress") }
-            return try #require(candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) },
-                                "care-store-stress not built next to the tests (swift build --build-tests)")
+            return try #require(
+                candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) },
+                "care-store-stress not built next to the tests (swift build --build-tests)")
         }
     }
 
-    private func launch(_ arguments: [String], busyTimeoutMilliseconds: Int? = nil, errors: Pipe? = nil) throws -> (Process, Pipe) {
+    /// - Parameter settings: `CARE_STORE_STRESS_*` variables added to the environment.
+    private func launch(_ arguments: [String], settings: [String: String] = [:], errors: Pipe? = nil) throws -> (
+        Process, Pipe
+    ) {
         let process = Process()
         process.executableURL = try Self.helper
         process.arguments = arguments
-        if let busyTimeoutMilliseconds {
-            process.environment = ProcessInfo.processInfo.environment
-                .merging(["CARE_STORE_STRESS_BUSY_TIMEOUT_MS": String(busyTimeoutMilliseconds)]) { $1 }
-        }
+        process.environment = ProcessInfo.processInfo.environment.merging(settings) { $1 }
         let output = Pipe()
         process.standardOutput = output
         if let errors { process.standardError = errors }
@@ -47,10 +51,23 @@ import Testing
         return (process, output)
     }
 
+    /// Reads the child's output until it holds `count` lines or ends.
+    private func readLines(_ count: Int, from child: (Process, Pipe)) -> Data {
+        var received = Data()
+        while received.split(separator: UInt8(ascii: "\n")).count < count {
+            let chunk = child.1.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            received.append(chunk)
+        }
+        return received
+    }
+
     private func finish(_ child: (Process, Pipe)) -> (status: Int32, lines: [String]) {
         let data = child.1.fileHandleForReading.readDataToEndOfFile()
         child.0.waitUntilExit()
-        return (child.0.terminationStatus, String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init))
+        return (
+            child.0.terminationStatus, String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+        )
     }
 
     private func storedOccurrences(_ taskID: String) throws -> Set<Int> {
@@ -76,12 +93,7 @@ import Testing
     @Test func aWriterKilledMidStreamLeavesEveryReportedWrite() throws {
         let writer = try launch(["write", fixture.path, "stress-a", "100000"])
         // Let it report some commits, then kill it without warning.
-        var received = Data()
-        while received.split(separator: UInt8(ascii: "\n")).count < 40 {
-            let chunk = writer.1.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            received.append(chunk)
-        }
+        let received = readLines(40, from: writer)
         kill(writer.0.processIdentifier, SIGKILL)
         let rest = finish(writer)
         #expect(writer.0.terminationReason == .uncaughtSignal)
@@ -101,16 +113,18 @@ import Testing
 
     @Test func aWriterWaitsForAnotherProcesssWriteThenSucceeds() throws {
         let database = try Database(path: fixture.path)
-        let writer = try database.write { db in
+        let (writer, first) = try database.write { db in
             try db.execute("UPDATE meta SET value = value WHERE key = 'device_id'")
-            let writer = try launch(["write", fixture.path, "stress-b", "1"])
-            // Gives the child time to reach its BEGIN IMMEDIATE; the test holds either way.
-            Thread.sleep(forTimeInterval: 0.3)
-            return writer
+            let writer = try launch(
+                ["write", fixture.path, "stress-b", "1"], settings: ["CARE_STORE_STRESS_REPORT_BEGIN": "1"])
+            // The child's BEGIN IMMEDIATE has started while this transaction holds the lock, so
+            // it cannot commit before this one does.
+            return (writer, readLines(1, from: writer))
         }
         let result = finish(writer)
         #expect(result.status == 0)
-        #expect(result.lines == ["recorded 0"])
+        #expect(String(decoding: first, as: UTF8.self) == "begin\n")
+        #expect(result.lines.filter { $0 != "begin" } == ["recorded 0"])
         #expect(try storedOccurrences("stress-b") == [0])
     }
 
@@ -120,7 +134,10 @@ import Testing
         let result = try database.write { db in
             try db.execute("UPDATE meta SET value = value WHERE key = 'device_id'")
             // The lock is held until the child has given up.
-            return finish(try launch(["write", fixture.path, "stress-b", "1"], busyTimeoutMilliseconds: 100, errors: errors))
+            return finish(
+                try launch(
+                    ["write", fixture.path, "stress-b", "1"], settings: ["CARE_STORE_STRESS_BUSY_TIMEOUT_MS": "100"],
+                    errors: errors))
         }
         let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(result.status == 1)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Care
 
 @Suite struct AdherenceTests {
@@ -9,12 +10,16 @@ import Testing
         DateInterval(start: la.date(2021, 6, from), end: la.date(2021, 6, to))
     }
 
-    func adherence(_ interval: DateInterval, _ chains: [TaskVersionChain], _ outcomes: [Outcome] = [], ids: [String] = []) -> [Adherence] {
+    func adherence(
+        _ interval: DateInterval, _ chains: [TaskVersionChain], _ outcomes: [Outcome] = [], ids: [String] = []
+    ) -> [Adherence] {
         Adherence.daily(in: interval, chains: chains, outcomes: outcomes, taskIDs: ids, calendar: la).map(\.adherence)
     }
 
     @Test func onlyTasksThatDoNotImpactAdherenceGiveNoTasks() throws {
-        let onboarding = try TaskVersionChain([Fixtures.task(1, schedule: Fixtures.daily(at: 8), impactsAdherence: false)])
+        let onboarding = try TaskVersionChain([
+            Fixtures.task(1, schedule: Fixtures.daily(at: 8), impactsAdherence: false)
+        ])
         #expect(adherence(june(1, 4), [onboarding]) == [.noTasks, .noTasks, .noTasks])
         #expect(adherence(june(1, 4), []) == [.noTasks, .noTasks, .noTasks])
     }
@@ -56,11 +61,16 @@ import Testing
     }
 
     @Test func daysAreLocalDaysAcrossDST() throws {
-        let task = Fixtures.task(1, schedule: try Schedule.dailyAtTime(hour: 8, minutes: 0, start: la.date(2021, 3, 12), calendar: la))
+        let task = Fixtures.task(
+            1, schedule: try Schedule.dailyAtTime(hour: 8, minutes: 0, start: la.date(2021, 3, 12), calendar: la))
         let days = Adherence.daily(
-            in: DateInterval(start: la.date(2021, 3, 13), end: la.date(2021, 3, 16)), chains: [try TaskVersionChain([task])],
+            in: DateInterval(start: la.date(2021, 3, 13), end: la.date(2021, 3, 16)),
+            chains: [try TaskVersionChain([task])],
             outcomes: [Fixtures.outcome(task, 2)], calendar: la)
-        #expect(days.map { la.parts($0.day) } == [[2021, 3, 13, 0, 0, 0], [2021, 3, 14, 0, 0, 0], [2021, 3, 15, 0, 0, 0]])
+        #expect(
+            days.map { la.parts($0.day) } == [
+                [2021, 3, 13, 0, 0, 0], [2021, 3, 14, 0, 0, 0], [2021, 3, 15, 0, 0, 0],
+            ])
         #expect(days.map(\.adherence) == [.progress(0), .progress(1), .progress(0)])
     }
 }

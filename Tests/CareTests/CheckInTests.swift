@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Care
 
 @Suite struct CheckInTests {
@@ -31,10 +32,11 @@ import Testing
     @Test func outcomeValuesAreTypedAndRoundTrip() throws {
         let created = Date(timeIntervalSince1970: 1_622_563_200)
         let values = try CheckIn(pain: 3, sleepHours: 7.5).outcomeValues(createdDate: created)
-        #expect(values == [
-            OutcomeValue(.integer(3), kind: "checkin.form.pain", createdDate: created),
-            OutcomeValue(.double(7.5), kind: "checkin.form.sleep", units: "h", createdDate: created),
-        ])
+        #expect(
+            values == [
+                OutcomeValue(.integer(3), kind: "checkin.form.pain", createdDate: created),
+                OutcomeValue(.double(7.5), kind: "checkin.form.sleep", units: "h", createdDate: created),
+            ])
         let expected = try CheckIn(pain: 3, sleepHours: 7.5)
         #expect(CheckIn(values: values) == expected)
         #expect(CheckIn(values: Array(values.prefix(1))) == nil)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Care
 
 @Suite struct OutcomeValueTests {
@@ -22,7 +23,8 @@ import Testing
     }
 
     @Test func omitsMissingKindAndUnits() throws {
-        let json = String(decoding: try JSONEncoder().encode(OutcomeValue(.integer(1), createdDate: Self.created)), as: UTF8.self)
+        let json = String(
+            decoding: try JSONEncoder().encode(OutcomeValue(.integer(1), createdDate: Self.created)), as: UTF8.self)
         #expect(!json.contains("kind") && !json.contains("units"))
     }
 
@@ -34,7 +36,10 @@ import Testing
     @Test func outcomeFindsTheFirstValueOfAKind() {
         let outcome = Outcome(
             taskUUID: Fixtures.uuid(1), taskOccurrenceIndex: 0,
-            values: [OutcomeValue(.integer(3), kind: "a", createdDate: Self.created), OutcomeValue(.integer(4), kind: "a", createdDate: Self.created)],
+            values: [
+                OutcomeValue(.integer(3), kind: "a", createdDate: Self.created),
+                OutcomeValue(.integer(4), kind: "a", createdDate: Self.created),
+            ],
             createdDate: Self.created, eventStart: Self.created, eventEnd: Self.created)
         #expect(outcome.value(ofKind: "a")?.numberValue == 3)
         #expect(outcome.value(ofKind: "b") == nil)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Care
 
 @Suite struct ScheduleElementTests {
@@ -11,18 +12,20 @@ import Testing
         let utc = Calendars.utc
         let element = try ScheduleElement(start: utc.date(2021, 1, 31, 8), interval: .months(1), calendar: utc)
         let events = element.events(from: utc.date(2021, 1, 1), to: utc.date(2021, 5, 1), calendar: utc)
-        #expect(events.map { utc.parts($0.start) } == [
-            [2021, 1, 31, 8, 0, 0], [2021, 2, 28, 8, 0, 0], [2021, 3, 28, 8, 0, 0], [2021, 4, 28, 8, 0, 0],
-        ])
+        #expect(
+            events.map { utc.parts($0.start) } == [
+                [2021, 1, 31, 8, 0, 0], [2021, 2, 28, 8, 0, 0], [2021, 3, 28, 8, 0, 0], [2021, 4, 28, 8, 0, 0],
+            ])
         #expect(events.map(\.occurrence) == [0, 1, 2, 3])
     }
 
     @Test func dailyAt0230MovesTo0330AfterTheSpringGapAndStays() throws {
         let element = try ScheduleElement(start: la.date(2021, 3, 12, 2, 30), interval: .days(1), calendar: la)
         let events = element.events(from: la.date(2021, 3, 12), to: la.date(2021, 3, 16), calendar: la)
-        #expect(events.map { la.parts($0.start) } == [
-            [2021, 3, 12, 2, 30, 0], [2021, 3, 13, 2, 30, 0], [2021, 3, 14, 3, 30, 0], [2021, 3, 15, 3, 30, 0],
-        ])
+        #expect(
+            events.map { la.parts($0.start) } == [
+                [2021, 3, 12, 2, 30, 0], [2021, 3, 13, 2, 30, 0], [2021, 3, 14, 3, 30, 0], [2021, 3, 15, 3, 30, 0],
+            ])
         #expect(la.timeZone.secondsFromGMT(for: events[2].start) == -7 * 3600)
     }
 
@@ -118,12 +121,14 @@ import Testing
     @Test(arguments: [-1.0, .nan, .infinity, 1e300])
     func rejectsInvalidDurations(seconds: Double) {
         #expect(throws: ScheduleError.self) {
-            try ScheduleElement(start: la.date(2021, 6, 1), interval: .days(1), duration: .seconds(seconds), calendar: la)
+            try ScheduleElement(
+                start: la.date(2021, 6, 1), interval: .days(1), duration: .seconds(seconds), calendar: la)
         }
     }
 
     @Test func allDayStartIsNormalizedToStartOfDay() throws {
-        let element = try ScheduleElement(start: la.date(2021, 6, 1, 13, 45), interval: .days(1), duration: .allDay, calendar: la)
+        let element = try ScheduleElement(
+            start: la.date(2021, 6, 1, 13, 45), interval: .days(1), duration: .allDay, calendar: la)
         #expect(element.start == la.date(2021, 6, 1))
     }
 

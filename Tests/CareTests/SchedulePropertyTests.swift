@@ -1,10 +1,16 @@
 import Foundation
 import Testing
+
+import struct Sensor.SplitMix64
+
 @testable import Care
 
 /// Random schedules and windows from a seeded generator; a failure names its seed.
 @Suite struct SchedulePropertyTests {
-    static let zones = ["America/Los_Angeles", "Europe/London", "UTC", "Australia/Lord_Howe", "America/Santiago", "Pacific/Apia", "Asia/Beirut", "America/Havana"]
+    static let zones = [
+        "America/Los_Angeles", "Europe/London", "UTC", "Australia/Lord_Howe", "America/Santiago", "Pacific/Apia",
+        "Asia/Beirut", "America/Havana",
+    ]
     static let seeds: [UInt64] = Array(1...60)
 
     struct Case {
@@ -36,12 +42,17 @@ import Testing
             let start = instant(within: 700)
             let allDay = Bool.random(using: &random)
             let interval = intervals.filter { !allDay || $0.isWholeDays }.randomElement(using: &random)!
-            let duration: ScheduleDuration = allDay ? .allDay : .seconds(Double(Int.random(in: 0...180_000, using: &random)))
-            let end: Date? = Bool.random(using: &random) ? nil : start.addingTimeInterval(Double.random(in: 1...(400 * 86_400), using: &random).rounded())
-            elements.append(try ScheduleElement(start: start, end: end, interval: interval, duration: duration, calendar: calendar))
+            let duration: ScheduleDuration =
+                allDay ? .allDay : .seconds(Double(Int.random(in: 0...180_000, using: &random)))
+            let end: Date? =
+                Bool.random(using: &random)
+                ? nil : start.addingTimeInterval(Double.random(in: 1...(400 * 86_400), using: &random).rounded())
+            elements.append(
+                try ScheduleElement(start: start, end: end, interval: interval, duration: duration, calendar: calendar))
         }
         let points = (0..<3).map { _ in instant(within: 900) }.sorted()
-        return Case(calendar: calendar, schedule: try Schedule(composing: elements), a: points[0], b: points[1], c: points[2])
+        return Case(
+            calendar: calendar, schedule: try Schedule(composing: elements), a: points[0], b: points[1], c: points[2])
     }
 
     @Test(arguments: seeds)
@@ -74,7 +85,9 @@ import Testing
         let test = try Self.makeCase(seed: seed)
         let events = test.schedule.events(from: test.a, to: test.c, calendar: test.calendar)
         for event in events.prefix(50) {
-            #expect(test.schedule.event(forOccurrenceIndex: event.occurrence, calendar: test.calendar) == event, "seed \(seed)")
+            #expect(
+                test.schedule.event(forOccurrenceIndex: event.occurrence, calendar: test.calendar) == event,
+                "seed \(seed)")
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Care
 
 @Suite struct ScheduleTests {
@@ -27,19 +28,27 @@ import Testing
 
     @Test func theEventRateIsBoundedAtOneEveryFifteenMinutes() throws {
         func bound(_ intervals: [ScheduleInterval]) throws -> Int {
-            try Schedule(composing: intervals.map { try ScheduleElement(start: la.date(2021, 6, 1), interval: $0, calendar: la) })
-                .eventsPerDayBound
+            try Schedule(
+                composing: intervals.map { try ScheduleElement(start: la.date(2021, 6, 1), interval: $0, calendar: la) }
+            )
+            .eventsPerDayBound
         }
         #expect(try bound([.days(1)]) == 1)
         #expect(try bound([.days(1), .days(1), .months(1)]) == 3)
         #expect(try bound([.hours(7)]) == 4)
         #expect(try bound([.minutes(15)]) == 96)
         #expect(try bound([.seconds(1)]) == 86_400)
-        let spam = try Schedule(composing: [try ScheduleElement(start: la.date(2000, 1, 1), interval: .seconds(1), calendar: la)])
+        let spam = try Schedule(composing: [
+            try ScheduleElement(start: la.date(2000, 1, 1), interval: .seconds(1), calendar: la)
+        ])
         #expect(throws: ScheduleError.tooManyEventsPerDay(86_400, maximum: 96)) { try spam.checkEventRate() }
-        let dense = try Schedule(composing: try (0..<97).map { _ in try ScheduleElement(start: la.date(2021, 6, 1), interval: .days(1), calendar: la) })
+        let dense = try Schedule(
+            composing: try (0..<97).map { _ in
+                try ScheduleElement(start: la.date(2021, 6, 1), interval: .days(1), calendar: la)
+            })
         #expect(throws: ScheduleError.tooManyEventsPerDay(97, maximum: 96)) { try dense.checkEventRate() }
-        try Schedule(composing: [try ScheduleElement(start: la.date(2021, 6, 1), interval: .minutes(15), calendar: la)]).checkEventRate()
+        try Schedule(composing: [try ScheduleElement(start: la.date(2021, 6, 1), interval: .minutes(15), calendar: la)])
+            .checkEventRate()
     }
 
     @Test func rejectsEmptyComposition() {
@@ -47,8 +56,10 @@ import Testing
     }
 
     @Test func endDateIsTheLatestElementEnd() throws {
-        let a = try ScheduleElement(start: la.date(2021, 6, 1), end: la.date(2021, 6, 9), interval: .days(1), calendar: la)
-        let b = try ScheduleElement(start: la.date(2021, 6, 2), end: la.date(2021, 6, 5), interval: .days(1), calendar: la)
+        let a = try ScheduleElement(
+            start: la.date(2021, 6, 1), end: la.date(2021, 6, 9), interval: .days(1), calendar: la)
+        let b = try ScheduleElement(
+            start: la.date(2021, 6, 2), end: la.date(2021, 6, 5), interval: .days(1), calendar: la)
         #expect(try Schedule(composing: [a, b]).endDate == la.date(2021, 6, 9))
     }
 
@@ -57,9 +68,10 @@ import Testing
     @Test func occurrenceIndicesAreGlobalAcrossElements() throws {
         let schedule = try twoElementSchedule()
         let events = schedule.events(from: la.date(2021, 6, 1), to: la.date(2021, 6, 6), calendar: la)
-        #expect(events.map { la.parts($0.start)[2...3] } == [
-            [1, 8], [2, 8], [3, 8], [3, 20], [4, 8], [4, 8], [4, 20], [5, 8],
-        ])
+        #expect(
+            events.map { la.parts($0.start)[2...3] } == [
+                [1, 8], [2, 8], [3, 8], [3, 20], [4, 8], [4, 8], [4, 20], [5, 8],
+            ])
         #expect(events.map(\.occurrence) == Array(0..<8))
         // On the tie at June 4 08:00 the element sorted first (the daily one) comes first.
         #expect(events[4].element == schedule.elements[0])
@@ -81,7 +93,8 @@ import Testing
     }
 
     @Test func eventForOccurrenceIndexPastTheEndIsNil() throws {
-        let element = try ScheduleElement(start: la.date(2021, 6, 1), end: la.date(2021, 6, 3), interval: .days(1), calendar: la)
+        let element = try ScheduleElement(
+            start: la.date(2021, 6, 1), end: la.date(2021, 6, 3), interval: .days(1), calendar: la)
         let schedule = try Schedule(composing: [element, element])
         #expect(schedule.event(forOccurrenceIndex: 3, calendar: la) != nil)
         #expect(schedule.event(forOccurrenceIndex: 4, calendar: la) == nil)
@@ -100,9 +113,13 @@ import Testing
     @Test func dropsEventsOfElementsThatEndedBeforeTheQuery() throws {
         // The all-day event of June 3 reaches past 13:00, but its element ended at 12:00.
         let element = try ScheduleElement(
-            start: la.date(2021, 6, 1), end: la.date(2021, 6, 3, 12), interval: .days(1), duration: .allDay, calendar: la)
+            start: la.date(2021, 6, 1), end: la.date(2021, 6, 3, 12), interval: .days(1), duration: .allDay,
+            calendar: la)
         let schedule = try Schedule(composing: [element])
-        #expect(schedule.events(from: la.date(2021, 6, 3, 11), to: la.date(2021, 6, 4), calendar: la).map(\.occurrence) == [2])
+        #expect(
+            schedule.events(from: la.date(2021, 6, 3, 11), to: la.date(2021, 6, 4), calendar: la).map(\.occurrence) == [
+                2
+            ])
         #expect(schedule.events(from: la.date(2021, 6, 3, 13), to: la.date(2021, 6, 4), calendar: la).isEmpty)
     }
 
@@ -145,7 +162,8 @@ import Testing
     }
 
     @Test func fixedEventStartingAt235959IsNotOnThatDay() throws {
-        let element = try ScheduleElement(start: la.date(2021, 6, 1, 23, 59, 59), interval: .days(1), duration: .seconds(0), calendar: la)
+        let element = try ScheduleElement(
+            start: la.date(2021, 6, 1, 23, 59, 59), interval: .days(1), duration: .seconds(0), calendar: la)
         let schedule = try Schedule(composing: [element])
         let day = la.dayInterval(containing: la.date(2021, 6, 1))
         #expect(schedule.events(from: day.start, to: day.end, calendar: la).isEmpty)
@@ -153,9 +171,10 @@ import Testing
 
     @Test func existsOnDay() throws {
         let finite = try Schedule(composing: [
-            ScheduleElement(start: la.date(2021, 6, 2, 9), end: la.date(2021, 6, 4), interval: .days(1), calendar: la),
+            ScheduleElement(start: la.date(2021, 6, 2, 9), end: la.date(2021, 6, 4), interval: .days(1), calendar: la)
         ])
-        #expect((1...4).map { finite.exists(onDay: la.date(2021, 6, $0, 12), calendar: la) } == [false, true, true, false])
+        #expect(
+            (1...4).map { finite.exists(onDay: la.date(2021, 6, $0, 12), calendar: la) } == [false, true, true, false])
         let infinite = try Schedule.dailyAtTime(hour: 9, minutes: 0, start: la.date(2021, 6, 2), calendar: la)
         #expect((1...3).map { infinite.exists(onDay: la.date(2021, 6, $0, 12), calendar: la) } == [false, true, true])
     }
@@ -163,7 +182,8 @@ import Testing
     // MARK: - Factories
 
     @Test func dailyAtTimeStartsOnTheSameDayEvenWhenThatTimeHasPassed() throws {
-        let schedule = try Schedule.dailyAtTime(hour: 8, minutes: 0, start: la.date(2021, 6, 1, 15), text: "Check in", calendar: la)
+        let schedule = try Schedule.dailyAtTime(
+            hour: 8, minutes: 0, start: la.date(2021, 6, 1, 15), text: "Check in", calendar: la)
         let first = try #require(schedule.event(forOccurrenceIndex: 0, calendar: la))
         #expect(la.parts(first.start) == [2021, 6, 1, 8, 0, 0])
         #expect(first.end.timeIntervalSince(first.start) == 3600)
@@ -172,10 +192,15 @@ import Testing
 
     @Test func weeklyAtTimeMovesForwardToTheWeekday() throws {
         // June 1 2021 is a Tuesday; weekday 5 is Thursday.
-        let schedule = try Schedule.weeklyAtTime(weekday: 5, hours: 18, minutes: 30, start: la.date(2021, 6, 1, 10), calendar: la)
+        let schedule = try Schedule.weeklyAtTime(
+            weekday: 5, hours: 18, minutes: 30, start: la.date(2021, 6, 1, 10), calendar: la)
         let events = schedule.events(from: la.date(2021, 6, 1), to: la.date(2021, 6, 18), calendar: la)
-        #expect(events.map { la.parts($0.start) } == [[2021, 6, 3, 18, 30, 0], [2021, 6, 10, 18, 30, 0], [2021, 6, 17, 18, 30, 0]])
-        let sameDay = try Schedule.weeklyAtTime(weekday: 3, hours: 7, minutes: 0, start: la.date(2021, 6, 1, 10), calendar: la)
+        #expect(
+            events.map { la.parts($0.start) } == [
+                [2021, 6, 3, 18, 30, 0], [2021, 6, 10, 18, 30, 0], [2021, 6, 17, 18, 30, 0],
+            ])
+        let sameDay = try Schedule.weeklyAtTime(
+            weekday: 3, hours: 7, minutes: 0, start: la.date(2021, 6, 1, 10), calendar: la)
         #expect(sameDay.startDate == la.date(2021, 6, 1, 7))
     }
 

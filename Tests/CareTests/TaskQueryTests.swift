@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Care
 
 @Suite struct TaskQueryTests {
@@ -19,7 +20,9 @@ import Testing
         let offDay = la.date(2021, 6, 2)
         #expect(ids(TaskQuery(forDayContaining: offDay, calendar: la), chains) == ["stretch"])
         #expect(ids(TaskQuery(forDayContaining: offDay, calendar: la, excludesTasksWithNoEvents: true), chains).isEmpty)
-        #expect(ids(TaskQuery(forDayContaining: la.date(2021, 6, 3), calendar: la, excludesTasksWithNoEvents: true), chains) == ["stretch"])
+        #expect(
+            ids(TaskQuery(forDayContaining: la.date(2021, 6, 3), calendar: la, excludesTasksWithNoEvents: true), chains)
+                == ["stretch"])
     }
 
     @Test func finishedScheduleIsNotReturnedAfterItsEnd() throws {
@@ -55,7 +58,11 @@ import Testing
         let v1 = Fixtures.task(1, schedule: Fixtures.daily(at: 8))
         let v2 = Fixtures.task(2, schedule: Fixtures.daily(at: 9), effective: la.date(2021, 6, 5), previous: 1)
         let chain = try TaskVersionChain([v1, v2])
-        #expect(TaskQuery(forDayContaining: la.date(2021, 6, 4), calendar: la).tasks(in: [chain], calendar: la).map(\.uuid) == [v1.uuid])
-        #expect(TaskQuery(forDayContaining: la.date(2021, 6, 5), calendar: la).tasks(in: [chain], calendar: la).map(\.uuid) == [v2.uuid])
+        #expect(
+            TaskQuery(forDayContaining: la.date(2021, 6, 4), calendar: la).tasks(in: [chain], calendar: la).map(\.uuid)
+                == [v1.uuid])
+        #expect(
+            TaskQuery(forDayContaining: la.date(2021, 6, 5), calendar: la).tasks(in: [chain], calendar: la).map(\.uuid)
+                == [v2.uuid])
     }
 }

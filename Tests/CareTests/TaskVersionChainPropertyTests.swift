@@ -1,5 +1,8 @@
 import Foundation
 import Testing
+
+import struct Sensor.SplitMix64
+
 @testable import Care
 
 /// Random version chains with increasing effective dates, from a seeded generator.
@@ -26,26 +29,36 @@ import Testing
             let element = try ScheduleElement(
                 start: instant(60), interval: [.days(1), .days(2), .weeks(1)].randomElement(using: &random)!,
                 duration: allDay ? .allDay : .hours(Double(Int.random(in: 1...30, using: &random))), calendar: calendar)
-            versions.append(Fixtures.task(
-                n, schedule: try Schedule(composing: [element]), effective: effective, previous: n > 1 ? n - 1 : nil))
+            versions.append(
+                Fixtures.task(
+                    n, schedule: try Schedule(composing: [element]), effective: effective, previous: n > 1 ? n - 1 : nil
+                ))
             effective = effective.addingTimeInterval(Double(Int.random(in: 0...(20 * 24), using: &random)) * 3600)
         }
         let points = (0..<3).map { _ in instant(120) }.sorted()
         return Case(calendar: calendar, chain: try TaskVersionChain(versions), a: points[0], b: points[1], c: points[2])
     }
 
-    struct Key: Hashable { let version: UUID; let occurrence: Int }
+    struct Key: Hashable {
+        let version: UUID
+        let occurrence: Int
+    }
 
     @Test(arguments: seeds)
     func splittingTheWindowGivesTheSameEvents(seed: UInt64) throws {
         let test = try Self.makeCase(seed: seed)
         let whole = test.chain.events(from: test.a, to: test.c, calendar: test.calendar)
-        let halves = test.chain.events(from: test.a, to: test.b, calendar: test.calendar)
+        let halves =
+            test.chain.events(from: test.a, to: test.b, calendar: test.calendar)
             + test.chain.events(from: test.b, to: test.c, calendar: test.calendar)
         var seen = Set<Key>()
-        let union = halves.filter { seen.insert(Key(version: $0.task.uuid, occurrence: $0.scheduleEvent.occurrence)).inserted }
-        #expect(Set(union.map { Key(version: $0.task.uuid, occurrence: $0.scheduleEvent.occurrence) })
-            == Set(whole.map { Key(version: $0.task.uuid, occurrence: $0.scheduleEvent.occurrence) }), "seed \(seed)")
+        let union = halves.filter {
+            seen.insert(Key(version: $0.task.uuid, occurrence: $0.scheduleEvent.occurrence)).inserted
+        }
+        #expect(
+            Set(union.map { Key(version: $0.task.uuid, occurrence: $0.scheduleEvent.occurrence) })
+                == Set(whole.map { Key(version: $0.task.uuid, occurrence: $0.scheduleEvent.occurrence) }),
+            "seed \(seed)")
     }
 
     @Test(arguments: seeds)
@@ -62,7 +75,8 @@ import Testing
             #expect(event.scheduleEvent.end >= event.task.effectiveDate, "seed \(seed)")
             // Outcomes may be recorded for every event shown, unless it lies where a later version took effect.
             _ = try test.chain.eventForNewOutcome(
-                taskUUID: event.task.uuid, occurrence: event.scheduleEvent.occurrence, existingOutcomes: [], calendar: test.calendar)
+                taskUUID: event.task.uuid, occurrence: event.scheduleEvent.occurrence, existingOutcomes: [],
+                calendar: test.calendar)
         }
     }
 }

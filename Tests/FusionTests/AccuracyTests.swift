@@ -1,6 +1,6 @@
-import Testing
 import Fusion
 import FusionAccuracy
+import Testing
 
 /// The accuracy experiment of `make bench` on a few seeds per error source: datasheet sensor errors
 /// through the simulator, the driver, the guided calibration and the measurement session. The bench
@@ -31,13 +31,17 @@ struct AccuracyTests {
     }
 
     /// The thigh swaying and drifting by a degree or two: every session still ends by itself, none
-    /// by the time-out, and most are flagged unsteady (69 of 100 in the bench; 0 of 100 when the
-    /// thigh is still, which the rows above check through their empty flags).
-    @Test func aMovingThighNeverHoldsTheSessionAndIsMostlyFlagged() throws {
-        let outcomes = try (1...UInt64(8)).map { try AccuracyTrial(seed: $0, source: .thighMotion, calibrated: true).run() }
+    /// by the time-out, and each of these is flagged unsteady (81 of 100 in the bench's calibrated
+    /// row, 82 of 100 uncalibrated: the others turned the shank at under 0.3 °/s while it was
+    /// held; 0 of 100 in every row where the thigh is still, which the rows above check through
+    /// their empty flags).
+    @Test func aMovingThighNeverHoldsTheSessionAndIsFlagged() throws {
+        let outcomes = try (1...UInt64(8)).map {
+            try AccuracyTrial(seed: $0, source: .thighMotion, calibrated: true).run()
+        }
         let summary = AccuracySummary(outcomes)
         #expect(summary.returned == 8)
-        #expect(summary.flagged >= 4)
+        #expect(summary.flagged == 8)
     }
 
     /// The arc with every sensor and host error but a still thigh, calibrated: every session follows
@@ -60,7 +64,9 @@ struct AccuracyTests {
     /// A still thigh is not flagged unsteady, even with the accelerometer's offsets drifting as the
     /// die warms; the calibrated range stays within the target's 0.5°.
     @Test func aStillThighIsNotFlagged() throws {
-        let outcomes = try (1...UInt64(4)).map { try AccuracyTrial(seed: $0, source: .accelOffsets, calibrated: true).run() }
+        let outcomes = try (1...UInt64(4)).map {
+            try AccuracyTrial(seed: $0, source: .accelOffsets, calibrated: true).run()
+        }
         let summary = AccuracySummary(outcomes)
         #expect(summary.flagged == 0)
         #expect(summary.rangeErrorMaximum <= 0.5)

@@ -1,14 +1,18 @@
 import Foundation
-import Testing
-@testable import Fusion
 import Sensor
+import Testing
+
+@testable import Fusion
 
 struct CalibrationTests {
-    private func still(acceleration: Vector3, rate: Vector3 = .zero, count: Int = 200, seed: UInt64 = 1) -> [InertialSample] {
+    private func still(acceleration: Vector3, rate: Vector3 = .zero, count: Int = 200, seed: UInt64 = 1)
+        -> [InertialSample]
+    {
         var rng = SplitMix64(seed: seed)
         return (0..<count).map { i in
-            InertialSample(time: Double(i) * 0.01, acceleration: acceleration + rng.gaussianVector(sigma: 0.003),
-                           rotationRate: rate + rng.gaussianVector(sigma: 0.05))
+            InertialSample(
+                time: Double(i) * 0.01, acceleration: acceleration + rng.gaussianVector(sigma: 0.003),
+                rotationRate: rate + rng.gaussianVector(sigma: 0.05))
         }
     }
 
@@ -58,8 +62,9 @@ struct CalibrationTests {
     }
 
     @Test func mountingComesFromTheStartPoseAndASwing() throws {
-        var imu = SyntheticIMU(motion: .kneeExtension(peak: 60), mounting: Vector3(1.1, -0.4, 2.0),
-                               gyroNoise: 0.05, accelerationNoise: 0.003)
+        var imu = SyntheticIMU(
+            motion: .kneeExtension(peak: 60), mounting: Vector3(1.1, -0.4, 2.0),
+            gyroNoise: 0.05, accelerationNoise: 0.003)
         imu.sampleRate = 100
         let samples = imu.samples()
         let mounting = try Calibration.mounting(startPose: samples.prefix(200), swing: samples.dropFirst(200))
@@ -80,17 +85,21 @@ struct CalibrationTests {
 
     @Test func correctionAppliesOffsetMatrixAndBias() {
         let calibration = Calibration(
-            gyroBias: Vector3(1, 2, 3), gyroMatrix: Matrix3(rows: Vector3(1, 0.5, 0), Vector3(0, 1, 0), Vector3(0, 0, 2)),
+            gyroBias: Vector3(1, 2, 3),
+            gyroMatrix: Matrix3(rows: Vector3(1, 0.5, 0), Vector3(0, 1, 0), Vector3(0, 0, 2)),
             accelerometerOffset: Vector3(0.1, 0, -0.1), accelerometerMatrix: Matrix3(diagonal: Vector3(0.5, 1, 2)))
-        let corrected = calibration.corrected(InertialSample(time: 4, acceleration: Vector3(0.5, 1, 0.4), rotationRate: Vector3(1, 1, 1)))
-        #expect(corrected == InertialSample(time: 4, acceleration: Vector3(0.2, 1, 1), rotationRate: Vector3(-0.5, -1, -4)))
+        let corrected = calibration.corrected(
+            InertialSample(time: 4, acceleration: Vector3(0.5, 1, 0.4), rotationRate: Vector3(1, 1, 1)))
+        #expect(
+            corrected == InertialSample(time: 4, acceleration: Vector3(0.2, 1, 1), rotationRate: Vector3(-0.5, -1, -4)))
     }
 
     static let skewed = Calibration(
         gyroBias: Vector3(1, 2, 3),
         gyroMatrix: Matrix3(rows: Vector3(1.02, 0.015, -0.01), Vector3(-0.02, 0.98, 0.004), Vector3(0.01, 0.012, 1.01)),
         accelerometerOffset: Vector3(0.01, 0, -0.02),
-        accelerometerMatrix: Matrix3(rows: Vector3(1.01, 0.008, -0.012), Vector3(0.008, 0.99, 0.003), Vector3(-0.012, 0.003, 1)),
+        accelerometerMatrix: Matrix3(
+            rows: Vector3(1.01, 0.008, -0.012), Vector3(0.008, 0.99, 0.003), Vector3(-0.012, 0.003, 1)),
         mounting: Mounting(shinAxis: .unitY, hingeAxis: .unitX))
 
     @Test func roundTripsThroughJSONWithItsVersion() throws {
@@ -129,12 +138,18 @@ struct CalibrationTests {
         let key = try #require(saved.firstRange(of: Array("gyroBias".utf8)))
         for corrupt: [UInt8] in [[0xFF], [0x00], Array(#"\q"#.utf8)] {
             var damaged = saved
-            damaged.replaceSubrange(key.lowerBound + 3 ..< key.lowerBound + 4, with: corrupt)
+            damaged.replaceSubrange(key.lowerBound + 3..<key.lowerBound + 4, with: corrupt)
             #expect(throws: CalibrationFileError.notACalibration) { try Calibration(json: Data(damaged)) }
         }
-        #expect(throws: CalibrationFileError.unsupportedVersion(3)) { try Calibration(json: Data(#"{"version": 3}"#.utf8)) }
-        #expect(throws: CalibrationFileError.damaged) { try Calibration(json: Data(#"{"version": 2, "gyroBias": 3}"#.utf8)) }
-        #expect(throws: CalibrationFileError.damaged) { try Calibration(json: Data(#"{"version": 1, "gyroBias": 3}"#.utf8)) }
+        #expect(throws: CalibrationFileError.unsupportedVersion(3)) {
+            try Calibration(json: Data(#"{"version": 3}"#.utf8))
+        }
+        #expect(throws: CalibrationFileError.damaged) {
+            try Calibration(json: Data(#"{"version": 2, "gyroBias": 3}"#.utf8))
+        }
+        #expect(throws: CalibrationFileError.damaged) {
+            try Calibration(json: Data(#"{"version": 1, "gyroBias": 3}"#.utf8))
+        }
         // A matrix that is not 3×3.
         let text = String(decoding: Self.skewed.json(), as: UTF8.self)
         let short = text.replacingOccurrences(of: "1.02,", with: "")
@@ -144,14 +159,18 @@ struct CalibrationTests {
         #expect(throws: CalibrationFileError.self) { try Calibration(json: skewedMounting.json()) }
         var crossed = Self.skewed
         crossed.gyroMatrix[0, 1] = 0.3
-        #expect(throws: CalibrationFileError.implausible([
-            "gyro cross-axis correction above 0.1 (datasheet cross-axis sensitivity is ±2 %)",
-        ])) { try Calibration(json: crossed.json()) }
+        #expect(
+            throws: CalibrationFileError.implausible([
+                "gyro cross-axis correction above 0.1 (datasheet cross-axis sensitivity is ±2 %)"
+            ])
+        ) { try Calibration(json: crossed.json()) }
         var scaled = Self.skewed
         scaled.accelerometerMatrix[2, 2] = 1.5
-        #expect(throws: CalibrationFileError.implausible([
-            "accelerometer sensitivity correction outside 0.9…1.1 (datasheet tolerance is ±3 %)",
-        ])) { try Calibration(json: scaled.json()) }
+        #expect(
+            throws: CalibrationFileError.implausible([
+                "accelerometer sensitivity correction outside 0.9…1.1 (datasheet tolerance is ±3 %)"
+            ])
+        ) { try Calibration(json: scaled.json()) }
     }
 
     @Test func reportsProblemsOfAForeignFile() {
@@ -176,10 +195,11 @@ struct FaceCalibrationTests {
         var time = 0.0
         let rate = 200.0
         func emit(up: Vector3, turning: Vector3) {
-            samples.append(InertialSample(
-                time: time,
-                acceleration: accelerometer * up + offset + rng.gaussianVector(sigma: 0.003),
-                rotationRate: gyro * turning + bias + rng.gaussianVector(sigma: 0.05)))
+            samples.append(
+                InertialSample(
+                    time: time,
+                    acceleration: accelerometer * up + offset + rng.gaussianVector(sigma: 0.003),
+                    rotationRate: gyro * turning + bias + rng.gaussianVector(sigma: 0.05)))
             time += 1 / rate
         }
         for (from, to) in zip(faces, faces.dropFirst()) {
@@ -199,8 +219,10 @@ struct FaceCalibrationTests {
     }
 
     /// Datasheet-sized errors: sensitivities within 3 %, cross-axis terms up to 2 %.
-    static let gyro = Matrix3(rows: Vector3(1.02, 0.018, -0.012), Vector3(-0.015, 0.97, 0.02), Vector3(0.01, -0.019, 1.015))
-    static let accelerometer = Matrix3(rows: Vector3(1.02, -0.016, 0.011), Vector3(0.014, 0.98, -0.018), Vector3(-0.02, 0.012, 1.01))
+    static let gyro = Matrix3(
+        rows: Vector3(1.02, 0.018, -0.012), Vector3(-0.015, 0.97, 0.02), Vector3(0.01, -0.019, 1.015))
+    static let accelerometer = Matrix3(
+        rows: Vector3(1.02, -0.016, 0.011), Vector3(0.014, 0.98, -0.018), Vector3(-0.02, 0.012, 1.01))
 
     @Test func oneRecordingOfTheFacesGivesBothFullMatrices() throws {
         let bias = Vector3(3, -12, 7), offset = Vector3(0.03, -0.04, 0.06)

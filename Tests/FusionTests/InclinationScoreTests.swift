@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import Fusion
 import FusionAccuracy
+import Testing
 
 /// The BROAD inclination metric on small hand-made files whose errors are known exactly.
 struct InclinationScoreTests {
@@ -12,7 +12,8 @@ struct InclinationScoreTests {
     }
 
     private func traceCSV(_ rows: [(Double, Vector3)]) -> String {
-        ([GravityTrace.header] + rows.map { "\($0.0),\($0.1.x),\($0.1.y),\($0.1.z),0.0" }).joined(separator: "\n") + "\n"
+        ([GravityTrace.header] + rows.map { "\($0.0),\($0.1.x),\($0.1.y),\($0.1.z),0.0" }).joined(separator: "\n")
+            + "\n"
     }
 
     /// Four samples: rest (error 30°, not scored), two movement samples with errors of 3° and 4°, a
@@ -31,9 +32,10 @@ struct InclinationScoreTests {
         #expect(truth.isMovement == [false, true, true, true])
         #expect(truth.up[3] == nil)
         #expect(truth.up[2] == .unitZ)
-        let trace = try GravityTrace(csv: traceCSV([
-            (0, tilted(30)), (0.01, tilted(3)), (0.02, tilted(-4) * 3), (0.03, tilted(60)),
-        ]))
+        let trace = try GravityTrace(
+            csv: traceCSV([
+                (0, tilted(30)), (0.01, tilted(3)), (0.02, tilted(-4) * 3), (0.03, tilted(60)),
+            ]))
         let score = try InclinationScore(trace: trace, reference: truth)
         #expect(score.scoredSamples == 2)
         #expect(score.missingReference == 1)
@@ -86,9 +88,11 @@ struct InclinationScoreTests {
     @Test func groupsAverageTheirTrialsRMSEs() throws {
         let truth = try InclinationReference(csv: reference)
         func score(_ degrees: Double) throws -> InclinationScore {
-            try InclinationScore(trace: try GravityTrace(csv: traceCSV([
-                (0, .unitZ), (0.01, tilted(degrees)), (0.02, tilted(-degrees)), (0.03, .unitZ),
-            ])), reference: truth)
+            try InclinationScore(
+                trace: try GravityTrace(
+                    csv: traceCSV([
+                        (0, .unitZ), (0.01, tilted(degrees)), (0.02, tilted(-degrees)), (0.03, .unitZ),
+                    ])), reference: truth)
         }
         let manifest = BroadManifest(
             groups: ["all_trials", "slow", "fast", "mixed"],
@@ -109,8 +113,12 @@ struct InclinationScoreTests {
     }
 
     @Test func readsTheConvertersManifest() throws {
-        let json = #"{"groups": ["all_trials", "fast"], "trials": [{"name": "06_b", "groups": ["all_trials", "fast"]}]}"#
+        let json =
+            #"{"groups": ["all_trials", "fast"], "trials": [{"name": "06_b", "groups": ["all_trials", "fast"]}]}"#
         let manifest = try BroadManifest(json: Data(json.utf8))
-        #expect(manifest == BroadManifest(groups: ["all_trials", "fast"], trials: [.init(name: "06_b", groups: ["all_trials", "fast"])]))
+        #expect(
+            manifest
+                == BroadManifest(
+                    groups: ["all_trials", "fast"], trials: [.init(name: "06_b", groups: ["all_trials", "fast"])]))
     }
 }

@@ -1,6 +1,7 @@
-import Testing
-@testable import Fusion
 import Sensor
+import Testing
+
+@testable import Fusion
 
 /// The clinical knee angles and the two protocols, on synthetic samples.
 struct KneeAngleTests {
@@ -63,7 +64,10 @@ struct KneeAngleTests {
 
     @Test func theArcProtocolFollowsBothStepsAndKeepsFlexionPastNinety() throws {
         let (session, phases) = session(arc(peak: 80, flexion: -35), .arc)
-        #expect(phases == [.settling, .ready, .moving, .returning, .readyToFlex, .flexing, .returning, .finished(.returned)])
+        #expect(
+            phases == [
+                .settling, .ready, .moving, .returning, .readyToFlex, .flexing, .returning, .finished(.returned),
+            ])
         let result = try #require(session.result())
         #expect(result.measurementProtocol == .arc)
         #expect(abs(result.kneeExtension - 10) < 1)

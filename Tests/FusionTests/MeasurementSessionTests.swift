@@ -1,10 +1,12 @@
-import Testing
-@testable import Fusion
 import Sensor
+import Testing
+
+@testable import Fusion
 
 struct MeasurementSessionTests {
     private func imu(_ motion: KneeMotion, seed: UInt64 = 1, mounting: Vector3 = .zero) -> SyntheticIMU {
-        var imu = SyntheticIMU(motion: motion, mounting: mounting, gyroNoise: 0.05, accelerationNoise: 0.003, seed: seed)
+        var imu = SyntheticIMU(
+            motion: motion, mounting: mounting, gyroNoise: 0.05, accelerationNoise: 0.003, seed: seed)
         imu.sampleRate = 200
         return imu
     }
@@ -41,8 +43,9 @@ struct MeasurementSessionTests {
     func noisyRandomMountingsStayWithinADegree(seed: Int) throws {
         var rng = SplitMix64(seed: UInt64(seed) &* 7919)
         let peak = Double.random(in: 50...110, using: &rng)
-        let imu = imu(.kneeExtension(peak: peak, rise: Double.random(in: 0.8...2.5, using: &rng)),
-                      seed: UInt64(seed), mounting: rng.rotation())
+        let imu = imu(
+            .kneeExtension(peak: peak, rise: Double.random(in: 0.8...2.5, using: &rng)),
+            seed: UInt64(seed), mounting: rng.rotation())
         let result = try #require(measure(imu.samples()).result())
         #expect(abs(result.range - peak) < 1, "seed \(seed)")
     }
@@ -154,6 +157,23 @@ struct MeasurementSessionTests {
         #expect(result.flags.contains(.unsteady))
     }
 
+    @Test func aThighTurnTooSmallToWanderIsFlaggedByItsSteadyTurn() throws {
+        // While the knee is held at 70°, the thigh lifts it by 0.5° in 1.5 s: under 0.75° within
+        // the still phase, but a steady 0.4 °/s through its interior, far outside the noise.
+        let motion = KneeMotion(keyframes: [(2.5, 0), (4, 70), (5.5, 70.5), (7, 0), (9.5, 0)])
+        let session = measure(imu(motion).samples(until: motion.duration + 3))
+        let result = try #require(session.result())
+        #expect(session.phase == .finished(.returned))
+        #expect(result.flags == .unsteady)
+    }
+
+    @Test(arguments: [UInt64(1), 2, 3, 4, 5, 6])
+    func aStillThighsNoiseIsNoSteadyTurn(seed: UInt64) throws {
+        let imu = imu(.kneeExtension(peak: 70, still: 4, hold: 2), seed: seed)
+        let session = measure(imu.samples(until: imu.motion.duration + 3))
+        #expect(try #require(session.result()).flags.isEmpty)
+    }
+
     @Test func anExplicitStopAtThePeakKeepsThePeak() throws {
         let imu = imu(.kneeExtension(peak: 75))
         var session = MeasurementSession()
@@ -174,7 +194,9 @@ struct MeasurementSessionTests {
         var up = Vector3.unitZ
         for i in 0..<1400 {
             let t = Double(i) * 0.01
-            let rate: Vector3 = t < 2.5 || t > 11 ? .zero : (t < 5 ? Vector3(40, 0, 0) : (t < 7.5 ? Vector3(0, 40, 0) : Vector3(-25, -25, 0)))
+            let rate: Vector3 =
+                t < 2.5 || t > 11
+                ? .zero : (t < 5 ? Vector3(40, 0, 0) : (t < 7.5 ? Vector3(0, 40, 0) : Vector3(-25, -25, 0)))
             up = up.rotated(by: rate * (-0.01 * Double.pi / 180))
             samples.append(InertialSample(time: t, acceleration: up, rotationRate: rate))
         }

@@ -1,9 +1,11 @@
+import Sensor
+import Testing
+
+@testable import Fusion
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Testing
-@testable import Fusion
-import Sensor
 
 struct OrientationFilterTests {
     /// Samples of a sensor turning at a constant rate with the accelerometer reading gravity exactly.
@@ -33,6 +35,34 @@ struct OrientationFilterTests {
         #expect(filter.gravity.angle(to: up) * 180 / Double.pi < 1e-6)
     }
 
+    /// Coning: the axis of rotation circles in the sensor frame (200 °/s about an axis that turns
+    /// three times a second), so successive gyro increments do not commute. Each sample is the
+    /// mean rate over its interval, as a sensor's decimation gives; the truth is integrated in
+    /// steps a thousand times finer. The accelerometer reads the true gravity.
+    @Test func aConingMotionIsIntegratedWithoutDrift() {
+        let amplitude = 200.0, omega = 2 * Double.pi * 3, interval = 0.01, steps = 1000
+        func rate(_ t: Double) -> Vector3 { Vector3(amplitude * cos(omega * t), amplitude * sin(omega * t), 0) }
+        // Sensor → earth, the cone's axis (sensor z) horizontal, so a drift about it tilts gravity.
+        var truth = Quaternion(rotationVector: Vector3(Double.pi / 2, 0, 0))
+        var filter = OrientationFilter(gyroBias: .zero)
+        filter.update(InertialSample(time: 0, acceleration: truth.inverseRotate(.unitZ), rotationRate: rate(0)))
+        var largest = 0.0
+        for k in 1...2000 {
+            var mean = Vector3.zero
+            for j in 0..<steps {
+                let t = (Double(k - 1) + (Double(j) + 0.5) / Double(steps)) * interval
+                let r = rate(t)
+                mean += r / Double(steps)
+                truth =
+                    (truth * Quaternion(rotationVector: r * (interval / Double(steps) * Double.pi / 180))).normalized
+            }
+            let up = truth.inverseRotate(.unitZ)
+            filter.update(InertialSample(time: Double(k) * interval, acceleration: up, rotationRate: mean))
+            largest = max(largest, filter.gravity.angle(to: up) * 180 / Double.pi)
+        }
+        #expect(largest < 0.05)
+    }
+
     @Test func zeroGyroConvergesToTheAccelerometerTilt() {
         var filter = OrientationFilter()
         filter.update(InertialSample(time: 0, acceleration: .unitZ, rotationRate: .zero))
@@ -48,8 +78,10 @@ struct OrientationFilterTests {
         var filter = OrientationFilter()
         let up = Vector3(0.2, 0.1, 0.97).normalized!
         for i in 0..<100 {
-            filter.update(InertialSample(time: Double(i) * 0.01, acceleration: up + rng.gaussianVector(sigma: 0.01),
-                                         rotationRate: rng.gaussianVector(sigma: 0.05)))
+            filter.update(
+                InertialSample(
+                    time: Double(i) * 0.01, acceleration: up + rng.gaussianVector(sigma: 0.01),
+                    rotationRate: rng.gaussianVector(sigma: 0.05)))
         }
         // One sample's noise is ~1°; the mean of 100 is ~0.1°.
         #expect(filter.gravity.angle(to: up) * 180 / Double.pi < 0.3)
@@ -62,8 +94,10 @@ struct OrientationFilterTests {
         var filter = OrientationFilter()
         let up = Vector3(0.1, 0.3, 0.9).normalized!
         for i in 0..<1000 {
-            filter.update(InertialSample(time: Double(i) * 0.005, acceleration: up + rng.gaussianVector(sigma: 0.003),
-                                         rotationRate: bias + rng.gaussianVector(sigma: 0.05)))
+            filter.update(
+                InertialSample(
+                    time: Double(i) * 0.005, acceleration: up + rng.gaussianVector(sigma: 0.003),
+                    rotationRate: bias + rng.gaussianVector(sigma: 0.05)))
         }
         #expect(filter.isAtRest)
         #expect(filter.isBiasKnown)
@@ -76,7 +110,8 @@ struct OrientationFilterTests {
         // unchanged, but it is no rest and no bias.
         var filter = OrientationFilter(gyroBias: .zero)
         for i in 0..<1000 {
-            filter.update(InertialSample(time: Double(i) * 0.005, acceleration: .unitZ, rotationRate: Vector3(0, 0, 15)))
+            filter.update(
+                InertialSample(time: Double(i) * 0.005, acceleration: .unitZ, rotationRate: Vector3(0, 0, 15)))
         }
         #expect(filter.restDetector.isAtRest)
         #expect(!filter.isAtRest)
@@ -112,7 +147,10 @@ struct OrientationFilterTests {
         // of linear acceleration, which read as gravity would tilt the estimate by over 30°.
         var filter = OrientationFilter(gyroBias: .zero)
         var time = 0.0, worst = 0.0, naive = 0.0
-        for _ in 0..<600 { filter.update(InertialSample(time: time, acceleration: .unitZ, rotationRate: .zero)); time += 0.005 }
+        for _ in 0..<600 {
+            filter.update(InertialSample(time: time, acceleration: .unitZ, rotationRate: .zero))
+            time += 0.005
+        }
         let omega = 2 * Double.pi
         for i in 0..<800 {
             let t = Double(i) * 0.005

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Fusion
 
 /// The worked ResearchKit knee vectors, restated in our convention: angles are shank inclination,
@@ -47,8 +48,9 @@ struct RangeOfMotionResultTests {
         var frames: [(time: Double, angle: Double)] = [(2.5, vector.angles[0])]
         for angle in vector.angles.dropFirst() { frames.append((frames.last!.time + 1.2, angle)) }
         frames.append((frames.last!.time + 3, vector.angles.last!))
-        var imu = SyntheticIMU(motion: KneeMotion(keyframes: frames), mounting: Vector3(0, 0, Double.pi / 2),
-                               gyroNoise: 0.05, accelerationNoise: 0.003)
+        var imu = SyntheticIMU(
+            motion: KneeMotion(keyframes: frames), mounting: Vector3(0, 0, Double.pi / 2),
+            gyroNoise: 0.05, accelerationNoise: 0.003)
         imu.sampleRate = 100
         let result = try #require(measure(imu.samples(), mounting: imu.trueMounting).result())
         #expect(abs(result.start - vector.start) < 1)

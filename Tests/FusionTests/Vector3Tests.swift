@@ -1,6 +1,7 @@
-import Testing
-@testable import Fusion
 import Sensor
+import Testing
+
+@testable import Fusion
 
 struct Vector3Tests {
     @Test func rotatingAQuarterTurnAboutZTurnsXIntoY() {

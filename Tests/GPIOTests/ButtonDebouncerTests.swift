@@ -1,6 +1,8 @@
 import GPIO
 import Testing
 
+import struct Sensor.SplitMix64
+
 private let ms: UInt64 = 1_000_000
 
 /// Feeds edges the way the daemon's loop does: wait for the next edge or the debouncer's
@@ -27,11 +29,14 @@ private func presses(_ events: [ButtonEvent]) -> [ButtonPress] {
 struct ButtonDebouncerTests {
     @Test func cleanShortPressIsReportedWithEdgeTimestamps() throws {
         var debouncer = ButtonDebouncer()
-        let events = run(&debouncer, [GPIOEdge(.falling, atNanoseconds: 1_000 * ms), GPIOEdge(.rising, atNanoseconds: 1_200 * ms)], until: 5_000 * ms)
-        #expect(events == [
-            .pressed(atNanoseconds: 1_000 * ms),
-            .released(ButtonPress(startNanoseconds: 1_000 * ms, endNanoseconds: 1_200 * ms, kind: .short)),
-        ])
+        let events = run(
+            &debouncer, [GPIOEdge(.falling, atNanoseconds: 1_000 * ms), GPIOEdge(.rising, atNanoseconds: 1_200 * ms)],
+            until: 5_000 * ms)
+        #expect(
+            events == [
+                .pressed(atNanoseconds: 1_000 * ms),
+                .released(ButtonPress(startNanoseconds: 1_000 * ms, endNanoseconds: 1_200 * ms, kind: .short)),
+            ])
         #expect(!debouncer.isPressed)
         #expect(debouncer.nextDeadlineNanoseconds == nil)
     }
@@ -40,7 +45,10 @@ struct ButtonDebouncerTests {
     func glitchShorterThanDebounceIsIgnored(debounceMilliseconds: Int) throws {
         var debouncer = ButtonDebouncer(timing: try ButtonTiming(debounceMilliseconds: debounceMilliseconds))
         let width = UInt64(debounceMilliseconds) * ms - 1
-        let events = run(&debouncer, [GPIOEdge(.falling, atNanoseconds: 100 * ms), GPIOEdge(.rising, atNanoseconds: 100 * ms + width)], until: 1_000 * ms)
+        let events = run(
+            &debouncer,
+            [GPIOEdge(.falling, atNanoseconds: 100 * ms), GPIOEdge(.rising, atNanoseconds: 100 * ms + width)],
+            until: 1_000 * ms)
         #expect(events.isEmpty)
     }
 
@@ -48,7 +56,10 @@ struct ButtonDebouncerTests {
     func levelStableForExactlyTheDebounceIntervalCounts(debounceMilliseconds: Int) throws {
         var debouncer = ButtonDebouncer(timing: try ButtonTiming(debounceMilliseconds: debounceMilliseconds))
         let width = UInt64(debounceMilliseconds) * ms
-        let events = run(&debouncer, [GPIOEdge(.falling, atNanoseconds: 100 * ms), GPIOEdge(.rising, atNanoseconds: 100 * ms + width)], until: 1_000 * ms)
+        let events = run(
+            &debouncer,
+            [GPIOEdge(.falling, atNanoseconds: 100 * ms), GPIOEdge(.rising, atNanoseconds: 100 * ms + width)],
+            until: 1_000 * ms)
         #expect(events.first == .pressed(atNanoseconds: 100 * ms))
         #expect(presses(events).count == 1)
     }
@@ -63,10 +74,11 @@ struct ButtonDebouncerTests {
             GPIOEdge(.rising, atNanoseconds: 405 * ms),
         ]
         let events = run(&debouncer, edges, until: 2_000 * ms)
-        #expect(events == [
-            .pressed(atNanoseconds: 106 * ms),
-            .released(ButtonPress(startNanoseconds: 106 * ms, endNanoseconds: 405 * ms, kind: .short)),
-        ])
+        #expect(
+            events == [
+                .pressed(atNanoseconds: 106 * ms),
+                .released(ButtonPress(startNanoseconds: 106 * ms, endNanoseconds: 405 * ms, kind: .short)),
+            ])
     }
 
     @Test func longPressIsAnnouncedWhileHeldAndClassifiedOnRelease() {
@@ -82,30 +94,39 @@ struct ButtonDebouncerTests {
 
     @Test func pressJustUnderTheThresholdIsShortAndNeverAnnouncedLong() {
         var debouncer = ButtonDebouncer()
-        let events = run(&debouncer, [GPIOEdge(.falling, atNanoseconds: 0), GPIOEdge(.rising, atNanoseconds: 1_500 * ms - 1)], until: 5_000 * ms)
-        #expect(events == [
-            .pressed(atNanoseconds: 0),
-            .released(ButtonPress(startNanoseconds: 0, endNanoseconds: 1_500 * ms - 1, kind: .short)),
-        ])
+        let events = run(
+            &debouncer, [GPIOEdge(.falling, atNanoseconds: 0), GPIOEdge(.rising, atNanoseconds: 1_500 * ms - 1)],
+            until: 5_000 * ms)
+        #expect(
+            events == [
+                .pressed(atNanoseconds: 0),
+                .released(ButtonPress(startNanoseconds: 0, endNanoseconds: 1_500 * ms - 1, kind: .short)),
+            ])
     }
 
     @Test func releaseBouncePendingAtTheThresholdDoesNotAnnounceLongPress() {
         // Released 10 ms before the threshold; the release becomes certain 20 ms after it.
         var debouncer = ButtonDebouncer()
-        let events = run(&debouncer, [GPIOEdge(.falling, atNanoseconds: 0), GPIOEdge(.rising, atNanoseconds: 1_490 * ms)], until: 3_000 * ms)
+        let events = run(
+            &debouncer, [GPIOEdge(.falling, atNanoseconds: 0), GPIOEdge(.rising, atNanoseconds: 1_490 * ms)],
+            until: 3_000 * ms)
         #expect(!events.contains(.longPressReached(atNanoseconds: 1_500 * ms)))
         #expect(presses(events).map(\.kind) == [.short])
     }
 
     @Test func activeHighPolarityTreatsRisingEdgesAsPresses() {
         var debouncer = ButtonDebouncer(polarity: .activeHigh)
-        let events = run(&debouncer, [GPIOEdge(.rising, atNanoseconds: 0), GPIOEdge(.falling, atNanoseconds: 100 * ms)], until: 1_000 * ms)
+        let events = run(
+            &debouncer, [GPIOEdge(.rising, atNanoseconds: 0), GPIOEdge(.falling, atNanoseconds: 100 * ms)],
+            until: 1_000 * ms)
         #expect(presses(events) == [ButtonPress(startNanoseconds: 0, endNanoseconds: 100 * ms, kind: .short)])
     }
 
     @Test func repeatedEdgeOfTheStableLevelIsIgnored() {
         var debouncer = ButtonDebouncer()
-        let events = run(&debouncer, [GPIOEdge(.rising, atNanoseconds: 0), GPIOEdge(.rising, atNanoseconds: 5 * ms)], until: 1_000 * ms)
+        let events = run(
+            &debouncer, [GPIOEdge(.rising, atNanoseconds: 0), GPIOEdge(.rising, atNanoseconds: 5 * ms)],
+            until: 1_000 * ms)
         #expect(events.isEmpty)
     }
 
@@ -129,13 +150,18 @@ struct ButtonDebouncerTests {
             let settleDown = pressEdges[2 * bounces].timestampNanoseconds
             let settleUp = pressEdges.last!.timestampNanoseconds
             let duration = settleUp - settleDown
-            expected.append(ButtonPress(startNanoseconds: settleDown, endNanoseconds: settleUp, kind: duration >= 1_500 * ms ? .long : .short))
+            expected.append(
+                ButtonPress(
+                    startNanoseconds: settleDown, endNanoseconds: settleUp,
+                    kind: duration >= 1_500 * ms ? .long : .short))
             time = settleUp + UInt64.random(in: UInt64(debounceMs + 10)...2_000, using: &random) * ms
         }
         var atDeadlines = ButtonDebouncer(timing: timing)
         let events = run(&atDeadlines, edges, until: time + 5_000 * ms)
         #expect(presses(events) == expected, "seed \(seed)")
-        #expect(events.filter { if case .longPressReached = $0 { true } else { false } }.count == expected.filter { $0.kind == .long }.count)
+        #expect(
+            events.filter { if case .longPressReached = $0 { true } else { false } }.count
+                == expected.filter { $0.kind == .long }.count)
 
         var edgesOnly = ButtonDebouncer(timing: timing)
         var lateEvents = edges.flatMap { edgesOnly.handle($0) }

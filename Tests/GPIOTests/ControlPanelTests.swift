@@ -16,7 +16,9 @@ private struct Bench {
         locator = GPIOLineLocator(directory: "/nonexistent") { _ throws(GPIOError) in chip }
     }
 
-    func panel(_ configuration: GPIOConfiguration = GPIOConfiguration(chip: .path("/dev/gpiochip0"))) throws -> ControlPanel {
+    func panel(_ configuration: GPIOConfiguration = GPIOConfiguration(chip: .path("/dev/gpiochip0"))) throws
+        -> ControlPanel
+    {
         try ControlPanel(configuration: configuration, locator: locator, clock: clock)
     }
 }
@@ -27,7 +29,10 @@ struct ControlPanelTests {
         let bench = Bench()
         _ = try bench.panel()
         #expect(bench.chip.changes.map(\.description) == ["+0.0s GPIO27 off", "+0.0s GPIO22 off"])
-        #expect(throws: GPIOError.line(.requestInput, GPIOLineID(chip: "/dev/gpiochip0", offset: 17, name: "GPIO17"), errno: .resourceBusy)) {
+        #expect(
+            throws: GPIOError.line(
+                .requestInput, GPIOLineID(chip: "/dev/gpiochip0", offset: 17, name: "GPIO17"), errno: .resourceBusy)
+        ) {
             try bench.chip.requestInput(offset: 17, consumer: "other")
         }
     }
@@ -40,9 +45,12 @@ struct ControlPanelTests {
         #expect(panel.isButtonPressed)
         #expect(bench.clock.nowNanoseconds == 2_082 * ms)
         let released = try panel.waitForButton(untilNanoseconds: 10_000 * ms)
-        #expect(released == [.released(ButtonPress(startNanoseconds: 2_052 * ms, endNanoseconds: 2_352 * ms, kind: .short))])
+        #expect(
+            released == [.released(ButtonPress(startNanoseconds: 2_052 * ms, endNanoseconds: 2_352 * ms, kind: .short))]
+        )
         let led = bench.chip.changes.filter { $0.line.offset == 27 }.map(\.description)
-        #expect(led == ["+0.0s GPIO27 off", "+0.0s GPIO27 on", "+0.1s GPIO27 off", "+2.0s GPIO27 on", "+2.1s GPIO27 off"])
+        #expect(
+            led == ["+0.0s GPIO27 off", "+0.0s GPIO27 on", "+0.1s GPIO27 off", "+2.0s GPIO27 on", "+2.1s GPIO27 off"])
     }
 
     @Test func returnsNothingAtTheDeadlineWithTheCuesUpToDate() throws {
@@ -58,7 +66,10 @@ struct ControlPanelTests {
     @Test func failedRequestReleasesTheLinesAlreadyTaken() throws {
         let bench = Bench()
         let clash = GPIOConfiguration(chip: .path("/dev/gpiochip0"), button: .name("GPIO27"))
-        #expect(throws: GPIOError.line(.requestInput, GPIOLineID(chip: "/dev/gpiochip0", offset: 27, name: "GPIO27"), errno: .resourceBusy)) {
+        #expect(
+            throws: GPIOError.line(
+                .requestInput, GPIOLineID(chip: "/dev/gpiochip0", offset: 27, name: "GPIO27"), errno: .resourceBusy)
+        ) {
             try bench.panel(clash)
         }
         _ = try bench.panel()
@@ -78,9 +89,11 @@ struct ControlPanelTests {
     @Test func pwmBuzzerComesFromTheOpener() throws {
         let bench = Bench()
         let buzzer = FakeBuzzer()
-        let configuration = GPIOConfiguration(chip: .path("/dev/gpiochip0"), buzzer: .pwm(chipDirectory: "/sys/class/pwm/pwmchip0", channel: 0))
+        let configuration = GPIOConfiguration(
+            chip: .path("/dev/gpiochip0"), buzzer: .pwm(chipDirectory: "/sys/class/pwm/pwmchip0", channel: 0))
         var opened: [String] = []
-        let panel = try ControlPanel(configuration: configuration, locator: bench.locator, clock: bench.clock) { chip, channel throws(GPIOError) in
+        let panel = try ControlPanel(configuration: configuration, locator: bench.locator, clock: bench.clock) {
+            chip, channel throws(GPIOError) in
             opened.append("\(chip)/pwm\(channel)")
             return buzzer
         }

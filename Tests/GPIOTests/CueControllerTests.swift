@@ -39,10 +39,11 @@ struct CueControllerTests {
         try rig.run(until: 4_500 * ms)
         try rig.cues.show(.measuring, atNanoseconds: 4_500 * ms)
         try rig.run(until: 5_600 * ms)
-        #expect(rig.changes(27) == [
-            "+0.0s GPIO27 on", "+0.1s GPIO27 off", "+2.0s GPIO27 on", "+2.1s GPIO27 off",
-            "+4.0s GPIO27 on", "+4.1s GPIO27 off", "+4.5s GPIO27 on", "+5.0s GPIO27 off", "+5.5s GPIO27 on",
-        ])
+        #expect(
+            rig.changes(27) == [
+                "+0.0s GPIO27 on", "+0.1s GPIO27 off", "+2.0s GPIO27 on", "+2.1s GPIO27 off",
+                "+4.0s GPIO27 on", "+4.1s GPIO27 off", "+4.5s GPIO27 on", "+5.0s GPIO27 off", "+5.5s GPIO27 on",
+            ])
     }
 
     @Test func chimePlaysOnceThenClearsAndNothingIsDueAfterIt() throws {
@@ -50,7 +51,11 @@ struct CueControllerTests {
         try rig.cues.play(.reminder, atNanoseconds: 0)
         #expect(rig.cues.currentChime == .reminder)
         try rig.run(until: 10_000 * ms)
-        #expect(rig.changes(22) == ["+0.0s GPIO22 on", "+0.15s GPIO22 off", "+0.25s GPIO22 on", "+0.4s GPIO22 off", "+0.5s GPIO22 on", "+0.9s GPIO22 off"])
+        #expect(
+            rig.changes(22) == [
+                "+0.0s GPIO22 on", "+0.15s GPIO22 off", "+0.25s GPIO22 on", "+0.4s GPIO22 off", "+0.5s GPIO22 on",
+                "+0.9s GPIO22 off",
+            ])
         #expect(rig.cues.currentChime == nil)
         #expect(rig.cues.nextDeadline(afterNanoseconds: rig.clock.nowNanoseconds) == nil)
     }

@@ -35,9 +35,11 @@ struct LibgpiodChipTests {
 
     @Test func lineErrorNamesLineChipAndErrno() {
         let id = GPIOLineID(chip: "/dev/gpiochip0", offset: 17, name: "GPIO17")
-        #expect(GPIOError.line(.requestInput, id, errno: .resourceBusy).description
-            == "cannot request GPIO17 (line 17 of /dev/gpiochip0) as input: Device or resource busy (EBUSY)")
-        #expect(GPIOError.line(.setValue, GPIOLineID(chip: "/dev/gpiochip4", offset: 27), errno: .ioError).description
-            == "cannot set the level of line 27 of /dev/gpiochip4: Input/output error (EIO)")
+        #expect(
+            GPIOError.line(.requestInput, id, errno: .resourceBusy).description
+                == "cannot request GPIO17 (line 17 of /dev/gpiochip0) as input: Device or resource busy (EBUSY)")
+        #expect(
+            GPIOError.line(.setValue, GPIOLineID(chip: "/dev/gpiochip4", offset: 27), errno: .ioError).description
+                == "cannot set the level of line 27 of /dev/gpiochip4: Input/output error (EIO)")
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import GPIO
 import LinuxSystem
+import TestSupport
 import Testing
 
 /// A fake `/sys/class/pwm/pwmchip0` with channel 0 exported (or not).
@@ -8,7 +9,7 @@ private func pwmChip(exported: Bool) throws -> TemporaryDirectory {
     let directory = try TemporaryDirectory()
     try directory.write("", to: "export")
     if exported {
-        try FileManager.default.createDirectory(atPath: directory.file("pwm0"), withIntermediateDirectories: false)
+        try FileManager.default.createDirectory(atPath: directory.path("pwm0"), withIntermediateDirectories: false)
         for file in ["enable", "period", "duty_cycle"] {
             try directory.write("", to: "pwm0/\(file)")
         }
@@ -20,7 +21,6 @@ private func pwmChip(exported: Bool) throws -> TemporaryDirectory {
 struct PWMBuzzerTests {
     @Test func toneSetsPeriodAndHalfDutyThenEnables() throws {
         let chip = try pwmChip(exported: true)
-        defer { chip.remove() }
         let buzzer = try PWMBuzzer(chipDirectory: chip.path, channel: 0)
         #expect(try chip.read("pwm0/enable") == "0")
         try buzzer.play(BuzzerTone(frequencyHz: 2_000))
@@ -37,8 +37,7 @@ struct PWMBuzzerTests {
 
     @Test func unexportedChannelIsExportedAndMustAppear() throws {
         let chip = try pwmChip(exported: false)
-        defer { chip.remove() }
-        #expect(throws: GPIOError.pwmChannelMissing(path: chip.file("pwm0"))) {
+        #expect(throws: GPIOError.pwmChannelMissing(path: chip.path("pwm0"))) {
             try PWMBuzzer(chipDirectory: chip.path, channel: 0)
         }
         #expect(try chip.read("export") == "0")
@@ -49,7 +48,8 @@ struct PWMBuzzerTests {
         #expect(throws: GPIOError.pwm(path: path + "/export", errno: .noSuchFileOrDirectory)) {
             try PWMBuzzer(chipDirectory: path, channel: 0)
         }
-        #expect(GPIOError.pwm(path: path + "/export", errno: .permissionDenied).description
-            == "cannot write PWM file \(path)/export: Permission denied (EACCES)")
+        #expect(
+            GPIOError.pwm(path: path + "/export", errno: .permissionDenied).description
+                == "cannot write PWM file \(path)/export: Permission denied (EACCES)")
     }
 }

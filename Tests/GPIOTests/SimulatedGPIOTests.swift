@@ -7,6 +7,30 @@ private let ms: UInt64 = 1_000_000
 
 @Suite("Simulated GPIO")
 struct SimulatedGPIOTests {
+    @Test func buttonDescriptorBecomesReadableWhenAScriptedEdgeIsDue() throws {
+        let clock = ManualGPIOClock(startNanoseconds: 5_000 * ms)
+        let chip = SimulatedGPIO(clock: clock, presses: [ScriptedPress(atSeconds: 1, holdSeconds: 0.2)])
+        let button = try chip.requestInput(offset: 17, consumer: "test")
+        let descriptor = try button.eventFileDescriptor()
+        #expect(try !Poll.isReady(descriptor))
+        #expect(try button.readEdges().isEmpty)
+        // The wait a daemon makes: the manual clock jumps to the edge.
+        var descriptors = [PollDescriptor(descriptor)]
+        try clock.waitUntilReady(&descriptors)
+        #expect(descriptors[0].isReady)
+        #expect(clock.nowNanoseconds == 6_000 * ms)
+        #expect(try button.readEdges() == [GPIOEdge(.falling, atNanoseconds: 6_000 * ms)])
+        #expect(try !Poll.isReady(descriptor), "the next edge is not due yet")
+        clock.advance(byNanoseconds: 200 * ms)
+        #expect(try Poll.isReady(descriptor))
+        #expect(try button.readEdges() == [GPIOEdge(.rising, atNanoseconds: 6_200 * ms)])
+        // A press added later (as from standard input) arms the descriptor again.
+        chip.schedule(ScriptedPress(atSeconds: 3))
+        try clock.waitUntilReady(&descriptors)
+        #expect(clock.nowNanoseconds == 8_000 * ms)
+        #expect(try button.readEdges() == [GPIOEdge(.falling, atNanoseconds: 8_000 * ms)])
+    }
+
     @Test func scriptedPressArrivesAsEdgesAtItsTimesOnTheClock() throws {
         let clock = ManualGPIOClock(startNanoseconds: 5_000 * ms)
         let chip = SimulatedGPIO(clock: clock, presses: [ScriptedPress(atSeconds: 1, holdSeconds: 0.2)])
@@ -14,7 +38,8 @@ struct SimulatedGPIOTests {
         #expect(try button.value())
         #expect(try button.waitForEdge(timeoutNanoseconds: 500 * ms) == nil)
         #expect(clock.nowNanoseconds == 5_500 * ms)
-        #expect(try button.waitForEdge(timeoutNanoseconds: 10_000 * ms) == GPIOEdge(.falling, atNanoseconds: 6_000 * ms))
+        #expect(
+            try button.waitForEdge(timeoutNanoseconds: 10_000 * ms) == GPIOEdge(.falling, atNanoseconds: 6_000 * ms))
         #expect(clock.nowNanoseconds == 6_000 * ms)
         #expect(try !button.value())
         #expect(try button.waitForEdge(timeoutNanoseconds: 10_000 * ms) == GPIOEdge(.rising, atNanoseconds: 6_200 * ms))
@@ -38,11 +63,12 @@ struct SimulatedGPIOTests {
                 events += debouncer.advance(toNanoseconds: clock.nowNanoseconds)
             }
         }
-        #expect(events == [
-            .pressed(atNanoseconds: 2_004 * ms),
-            .longPressReached(atNanoseconds: 3_504 * ms),
-            .released(ButtonPress(startNanoseconds: 2_004 * ms, endNanoseconds: 4_004 * ms, kind: .long)),
-        ])
+        #expect(
+            events == [
+                .pressed(atNanoseconds: 2_004 * ms),
+                .longPressReached(atNanoseconds: 3_504 * ms),
+                .released(ButtonPress(startNanoseconds: 2_004 * ms, endNanoseconds: 4_004 * ms, kind: .long)),
+            ])
     }
 
     @Test func pressesScheduledWhileRunningPlayInOrder() throws {
@@ -85,7 +111,9 @@ struct SimulatedGPIOTests {
         #expect(reported.withLock { $0 } == expected)
     }
 
-    @Test(arguments: [("GPIO17", UInt32?.some(17)), ("GPIO0", 0), ("GPIO017", nil), ("GPIO58", nil), ("LED", nil), ("GPIO", nil)])
+    @Test(arguments: [
+        ("GPIO17", UInt32?.some(17)), ("GPIO0", 0), ("GPIO017", nil), ("GPIO58", nil), ("LED", nil), ("GPIO", nil),
+    ])
     func namesLinesLikeAPiHeaderChip(name: String, offset: UInt32?) throws {
         #expect(try SimulatedGPIO(clock: ManualGPIOClock()).lineOffset(named: name) == offset)
     }
@@ -94,10 +122,11 @@ struct SimulatedGPIOTests {
 @Suite("Press scripts")
 struct PressScriptTests {
     @Test func parsesTimesHoldsAndUnits() throws {
-        #expect(try ScriptedPress.parseList("2s, 15s+2s,500ms,1.5s+100ms") == [
-            ScriptedPress(atSeconds: 2), ScriptedPress(atSeconds: 15, holdSeconds: 2),
-            ScriptedPress(atSeconds: 0.5), ScriptedPress(atSeconds: 1.5, holdSeconds: 0.1),
-        ])
+        #expect(
+            try ScriptedPress.parseList("2s, 15s+2s,500ms,1.5s+100ms") == [
+                ScriptedPress(atSeconds: 2), ScriptedPress(atSeconds: 15, holdSeconds: 2),
+                ScriptedPress(atSeconds: 0.5), ScriptedPress(atSeconds: 1.5, holdSeconds: 0.1),
+            ])
     }
 
     @Test(arguments: ["", "2", "2x", "-1s", "2s+", "2s+0s", "2s+1s+1s", "1e3s", "nans", "2s,,3s"])
@@ -108,7 +137,9 @@ struct PressScriptTests {
     }
 
     /// Times beyond a UInt64 of nanoseconds trapped in the conversion; beyond a week is refused.
-    @Test(arguments: ["99999999999999999999s", "18446744074s", "1s+99999999999999999999s", "604801s", "1s+604801s", "١s"])
+    @Test(arguments: [
+        "99999999999999999999s", "18446744074s", "1s+99999999999999999999s", "604801s", "1s+604801s", "١s",
+    ])
     func refusesTimesBeyondAWeekWithoutTrapping(text: String) {
         #expect(throws: ScriptedPress.ParseError.self) {
             try ScriptedPress.parseList(text)
@@ -116,7 +147,8 @@ struct PressScriptTests {
     }
 
     @Test func aWeekIsTheLatestPress() throws {
-        #expect(try ScriptedPress.parseList("604800s+604800s") == [ScriptedPress(atSeconds: 604_800, holdSeconds: 604_800)])
+        #expect(
+            try ScriptedPress.parseList("604800s+604800s") == [ScriptedPress(atSeconds: 604_800, holdSeconds: 604_800)])
     }
 
     @Test func errorNamesTheItem() {

@@ -23,7 +23,8 @@ private let allPatterns: [LEDPattern] = [.off, .on, .due, .measuring, .success] 
 @Suite("Timelines, LED patterns and chimes")
 struct TimelineTests {
     @Test func stepsCoverHalfOpenIntervalsAndRepeat() {
-        let timeline = Timeline([.init(true, milliseconds: 100), .init(false, milliseconds: 400)], repeats: true, rest: false)
+        let timeline = Timeline(
+            [.init(true, milliseconds: 100), .init(false, milliseconds: 400)], repeats: true, rest: false)
         #expect(timeline.level(atNanoseconds: 0))
         #expect(timeline.level(atNanoseconds: 100 * ms - 1))
         #expect(!timeline.level(atNanoseconds: 100 * ms))
@@ -43,7 +44,9 @@ struct TimelineTests {
     }
 
     @Test func sameLevelStepsAcrossTheWrapAreOneRun() {
-        let timeline = Timeline([.init(false, milliseconds: 10), .init(true, milliseconds: 10), .init(false, milliseconds: 30)], repeats: true, rest: false)
+        let timeline = Timeline(
+            [.init(false, milliseconds: 10), .init(true, milliseconds: 10), .init(false, milliseconds: 30)],
+            repeats: true, rest: false)
         #expect(timeline.nextChange(afterNanoseconds: 25 * ms) == 60 * ms)
     }
 
@@ -72,7 +75,8 @@ struct TimelineTests {
     }
 
     @Test func measuringBlinksAtOneHertzAndSuccessHoldsThreeSeconds() {
-        #expect(changes(LEDPattern.measuring.timeline, until: 2_000 * ms) == [500, 1_000, 1_500, 2_000].map { $0 * ms })
+        #expect(
+            changes(LEDPattern.measuring.timeline, until: 2_000 * ms) == [500, 1_000, 1_500, 2_000].map { $0 * ms })
         #expect(changes(LEDPattern.success.timeline, until: 10_000 * ms) == [3_000 * ms])
         #expect(changes(LEDPattern.off.timeline, until: 10_000 * ms).isEmpty)
     }

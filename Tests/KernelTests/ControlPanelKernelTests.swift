@@ -24,7 +24,9 @@ final class ControlPanelKernelTests: XCTestCase {
     ) throws -> ControlPanel {
         let locator: GPIOLineLocator
         if let onRelease {
-            locator = GPIOLineLocator { path throws(GPIOError) in try ReleaseWatchingChip(path: path, onRelease: onRelease) }
+            locator = GPIOLineLocator { path throws(GPIOError) in
+                try ReleaseWatchingChip(path: path, onRelease: onRelease)
+            }
         } else {
             locator = GPIOLineLocator()
         }
@@ -81,7 +83,9 @@ final class ControlPanelKernelTests: XCTestCase {
             return XCTFail("expected one release, got \(released)")
         }
         XCTAssertEqual(press.startNanoseconds, pressedAt)
-        XCTAssertTrue(releaseWindow.contains(press.endNanoseconds), "edge at \(press.endNanoseconds), pull written in \(releaseWindow)")
+        XCTAssertTrue(
+            releaseWindow.contains(press.endNanoseconds),
+            "edge at \(press.endNanoseconds), pull written in \(releaseWindow)")
         XCTAssertEqual(press.kind, .short)
         XCTAssertFalse(panel.isButtonPressed)
     }

@@ -18,7 +18,9 @@ final class GPIOLineLocatorKernelTests: XCTestCase {
     func testLinesAreFoundByNameOnWhicheverChipHasThem() throws {
         let locator = GPIOLineLocator()
         XCTAssertTrue(try locator.chipPaths().contains(simulator.chipPath))
-        for (name, offset) in [("GPIO17", HeaderChip.button), ("GPIO22", HeaderChip.buzzer), ("GPIO27", HeaderChip.led)] {
+        for (name, offset) in [
+            ("GPIO17", HeaderChip.button), ("GPIO22", HeaderChip.buzzer), ("GPIO27", HeaderChip.led),
+        ] {
             let location = try locator.locate(.name(name))
             XCTAssertEqual(location.chip.info.path, simulator.chipPath, name)
             XCTAssertEqual(location.offset, UInt32(offset), name)

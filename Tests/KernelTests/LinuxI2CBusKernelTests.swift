@@ -20,7 +20,8 @@ final class LinuxI2CBusKernelTests: XCTestCase {
 
     func testAdapterOffersWhatTheDriverNeedsButNoPlainI2C() throws {
         let functionality = try I2CStub.openBus().functionality()
-        XCTAssertTrue(functionality.isSuperset(of: .mpu6050Driver), "I2C_FUNCS 0x\(String(functionality.rawValue, radix: 16))")
+        XCTAssertTrue(
+            functionality.isSuperset(of: .mpu6050Driver), "I2C_FUNCS 0x\(String(functionality.rawValue, radix: 16))")
         // i2c-stub implements SMBus transfers only: no I2C_RDWR, no combined messages.
         XCTAssertFalse(functionality.contains(.plainI2C))
     }
@@ -56,7 +57,8 @@ final class LinuxI2CBusKernelTests: XCTestCase {
         XCTAssertThrowsError(try bus.readBlock(register: 0xF0, count: 32)) { error in
             XCTAssertEqual(
                 error as? I2CError,
-                I2CError(.read(count: 32), devicePath: bus.devicePath, address: I2CStub.address,
+                I2CError(
+                    .read(count: 32), devicePath: bus.devicePath, address: I2CStub.address,
                     register: 0xF0, errno: .ioError))
         }
     }
@@ -74,7 +76,9 @@ final class LinuxI2CBusKernelTests: XCTestCase {
             // missing ACK as EREMOTEIO (i2c-bcm2835) or ENXIO.
             XCTAssertEqual(error.errno, .noSuchDevice)
             XCTAssertEqual(error.hint?.hasPrefix("nothing acknowledged 0x69"), true, error.hint ?? "no hint")
-            XCTAssertTrue(error.description.hasPrefix("i2c read of 1 byte at 0x75 from 0x69 on \(bus.devicePath): "), error.description)
+            XCTAssertTrue(
+                error.description.hasPrefix("i2c read of 1 byte at 0x75 from 0x69 on \(bus.devicePath): "),
+                error.description)
         }
         XCTAssertThrowsError(try bus.writeByte(0x00, register: MPU6050Register.powerManagement1)) { error in
             XCTAssertEqual((error as? I2CError)?.address, 0x69)

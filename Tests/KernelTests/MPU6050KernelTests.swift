@@ -3,7 +3,7 @@ import XCTest
 
 /// The MPU-6050 driver through the real `/dev/i2c-N`, against i2c-stub holding the register values
 /// a sensor would: identification, the configuration written and read back, and decoding of the
-/// data registers. The stub has no FIFO, so FIFO reads stay with the simulated sensor's tests.
+/// data registers. The stub has no FIFO: MPU6050FIFOKernelTests reads one from mpu6050-sim.
 final class MPU6050KernelTests: XCTestCase {
     private var bus: LinuxI2CBus!
 

@@ -75,7 +75,9 @@ struct FilePathTests {
     @Test func readRegularFileRefusesOtherTypes() throws {
         try withFIFO("readfile") { (directory: String, fifo: String) throws(any Error) in
             #expect(throws: FileReadError.notRegularFile(.fifo)) { try FilePath(fifo).readRegularFile(limit: 10) }
-            #expect(throws: FileReadError.notRegularFile(.directory)) { try FilePath(directory).readRegularFile(limit: 10) }
+            #expect(throws: FileReadError.notRegularFile(.directory)) {
+                try FilePath(directory).readRegularFile(limit: 10)
+            }
             #expect(throws: FileReadError.notRegularFile(.characterDevice)) {
                 try FilePath("/dev/null").readRegularFile(limit: 10)
             }

@@ -1,5 +1,6 @@
 import Foundation
 import SQLite
+import TestSupport
 import Testing
 
 @Suite struct DatabaseTests {
@@ -17,9 +18,11 @@ import Testing
 
     @Test func opensWithWALFullSyncAndForeignKeys() throws {
         let (mode, synchronous, foreignKeys) = try database.read { db in
-            (try db.fetchValue("PRAGMA journal_mode", as: String.self),
-             try db.fetchValue("PRAGMA synchronous", as: Int.self),
-             try db.fetchValue("PRAGMA foreign_keys", as: Int.self))
+            (
+                try db.fetchValue("PRAGMA journal_mode", as: String.self),
+                try db.fetchValue("PRAGMA synchronous", as: Int.self),
+                try db.fetchValue("PRAGMA foreign_keys", as: Int.self)
+            )
         }
         #expect(mode == "wal")
         #expect(synchronous == 2)  // FULL
@@ -70,10 +73,12 @@ import Testing
     }
 
     @Test func writeRollsBackWhenAStatementFails() throws {
-        #expect { try database.write { db in
-            try db.execute("INSERT INTO item (name) VALUES (?)", ["a"])
-            try db.execute("INSERT INTO item (name) VALUES (?)", ["a"])
-        } } throws: { ResultCode.SQLITE_CONSTRAINT ~= $0 }
+        #expect {
+            try database.write { db in
+                try db.execute("INSERT INTO item (name) VALUES (?)", ["a"])
+                try db.execute("INSERT INTO item (name) VALUES (?)", ["a"])
+            }
+        } throws: { ResultCode.SQLITE_CONSTRAINT ~= $0 }
         #expect(try count() == 0)
         // The connection is usable afterwards, including the statement that failed.
         try database.write { try $0.execute("INSERT INTO item (name) VALUES (?)", ["a"]) }
@@ -84,8 +89,9 @@ import Testing
         let other = try Database(path: database.path, configuration: .init(busyTimeout: .milliseconds(50)))
         try database.write { db in
             try db.execute("INSERT INTO item (name) VALUES (?)", ["held"])
-            #expect { try other.write { try $0.execute("INSERT INTO item (name) VALUES (?)", ["blocked"]) } }
-                throws: { ResultCode.SQLITE_BUSY ~= $0 }
+            #expect { try other.write { try $0.execute("INSERT INTO item (name) VALUES (?)", ["blocked"]) } } throws: {
+                ResultCode.SQLITE_BUSY ~= $0
+            }
             // Readers are not blocked by the writer in WAL mode, and see the last commit.
             #expect(try other.read { try $0.fetchValue("SELECT count(*) FROM item", as: Int.self) } == 0)
         }
@@ -110,8 +116,10 @@ import Testing
         #expect(error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE)
         #expect(error.sql == "INSERT INTO item (name) VALUES (?)")
         #expect(error.message?.lowercased() == "unique constraint failed: item.name")
-        #expect(String(describing: error).lowercased()
-            == "sqlite error 2067: unique constraint failed: item.name - while executing `insert into item (name) values (?)`")
+        #expect(
+            String(describing: error).lowercased()
+                == "sqlite error 2067: unique constraint failed: item.name - while executing `insert into item (name) values (?)`"
+        )
         #expect(!String(describing: error).contains(secret))
     }
 
@@ -130,8 +138,9 @@ import Testing
     }
 
     @Test func wrongArgumentCountIsAnError() throws {
-        #expect { try database.write { try $0.execute("INSERT INTO item (name) VALUES (?)", []) } }
-            throws: { ResultCode.SQLITE_RANGE ~= $0 }
+        #expect { try database.write { try $0.execute("INSERT INTO item (name) VALUES (?)", []) } } throws: {
+            ResultCode.SQLITE_RANGE ~= $0
+        }
     }
 
     @Test func primaryCodesMatchExtendedCodes() {
@@ -161,8 +170,9 @@ import Testing
     @Test func valuesRoundTrip() throws {
         try database.write {
             try $0.execute("CREATE TABLE value (i INTEGER, r REAL, t TEXT, b BLOB, n INTEGER, flag INTEGER)")
-            try $0.execute("INSERT INTO value VALUES (?, ?, ?, ?, ?, ?)",
-                           [Int64.min, 0.1, "é ✓ \u{0}x", DatabaseValue.blob([0, 1, 255]), Int?.none, true])
+            try $0.execute(
+                "INSERT INTO value VALUES (?, ?, ?, ?, ?, ?)",
+                [Int64.min, 0.1, "é ✓ \u{0}x", DatabaseValue.blob([0, 1, 255]), Int?.none, true])
         }
         let row = try #require(try database.read { try $0.fetchOne("SELECT * FROM value") })
         #expect(try row.decode("i", as: Int64.self) == .min)

@@ -1,5 +1,6 @@
 import Foundation
 import SQLite
+import TestSupport
 import Testing
 
 @Suite struct MigratorTests {

@@ -1,8 +1,9 @@
 import Dispatch
 import Fusion
+import Sensor
 import Synchronization
 import Testing
-import Sensor
+
 @testable import Sampling
 
 /// The guided measurement on the simulator, paced by a manual clock (faster than real time).
@@ -77,10 +78,10 @@ import Sensor
         }
     }
 
-    @Test func startReportsTheOutcomeOnItsCompletion() throws {
+    @Test func startReportsTheResultOnItsCompletion() throws {
         let measurement = try measurement(.kneeExtension(seed: 8))
         let done = DispatchSemaphore(value: 0)
-        let outcome = Mutex<Result<RangeOfMotionMeasurement.Outcome, MeasurementError>?>(nil)
+        let outcome = Mutex<Result<RangeOfMotionMeasurement.Report, MeasurementError>?>(nil)
         measurement.start { result in
             outcome.withLock { $0 = result }
             done.signal()

@@ -1,5 +1,6 @@
-import Testing
 import Sensor
+import Testing
+
 @testable import Sampling
 
 /// The per-tick work on a manual clock: what each tick delivers and how the ticks are counted.

@@ -1,7 +1,8 @@
 import Dispatch
+import Sensor
 import Synchronization
 import Testing
-import Sensor
+
 @testable import Sampling
 
 /// The loop on a real Dispatch timer: it checks behaviour (each sample once, in order), never timing.
@@ -19,7 +20,10 @@ import Sensor
             tick: {
                 var batch: [Int] = []
                 try unsafeTicker.tick { batch.append($0.index) }
-                let count = indices.withLock { $0 += batch; return $0.count }
+                let count = indices.withLock {
+                    $0 += batch
+                    return $0.count
+                }
                 return count >= 60 ? .finish : .continue
             },
             completion: { error in
@@ -42,7 +46,10 @@ import Sensor
         let done = DispatchSemaphore(value: 0)
         loop.start(
             tick: {
-                let count = ticks.withLock { $0 += 1; return $0 }
+                let count = ticks.withLock {
+                    $0 += 1
+                    return $0
+                }
                 if count == 3 { loop.cancel() }
                 return .continue
             },

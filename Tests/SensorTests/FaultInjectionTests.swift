@@ -1,6 +1,7 @@
 import Foundation
 import LinuxSystem
 import Testing
+
 @testable import Sensor
 
 /// Every injected fault ends in a typed error (or, when transient, in a clean continuation),

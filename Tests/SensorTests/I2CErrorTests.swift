@@ -1,5 +1,6 @@
 import LinuxSystem
 import Testing
+
 @testable import Sensor
 
 @Suite struct I2CErrorTests {

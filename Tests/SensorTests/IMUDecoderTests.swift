@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Sensor
 
 @Suite struct IMUDecoderTests {

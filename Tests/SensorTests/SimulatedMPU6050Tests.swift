@@ -1,5 +1,6 @@
 import LinuxSystem
 import Testing
+
 @testable import Sensor
 
 @Suite struct SimulatedMPU6050Tests {
@@ -61,7 +62,9 @@ import Testing
         let bytes = Int(count[0]) << 8 | Int(count[1])
         #expect(bytes % 6 == 0 && bytes > 0)
         var drained: [UInt8] = []
-        while drained.count < bytes { drained += try sim.readBlock(register: 0x74, count: min(32, bytes - drained.count)) }
+        while drained.count < bytes {
+            drained += try sim.readBlock(register: 0x74, count: min(32, bytes - drained.count))
+        }
         #expect(try sim.readBlock(register: 0x74, count: 3) == [UInt8](repeating: drained.last!, count: 3))
     }
 
@@ -90,7 +93,10 @@ import Testing
     @Test func wrongAddressIsNotAcknowledged() throws {
         let sim = SimulatedMPU6050(scenario: .still(), clock: clock)
         try sim.selectAddress(0x69)
-        #expect(throws: I2CError(.read(count: 1), devicePath: "simulated-i2c", address: 0x69, register: 0x75, errno: .remoteIO)) {
+        #expect(
+            throws: I2CError(
+                .read(count: 1), devicePath: "simulated-i2c", address: 0x69, register: 0x75, errno: .remoteIO)
+        ) {
             try sim.readByte(register: 0x75)
         }
     }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Sensor
 
 /// The simulated stream must depend on the seed and the sample number only, never on when the
@@ -89,8 +90,10 @@ import Testing
     /// What a sample measured, without the temperature (read once per FIFO drain, at host time).
     static func readings(_ samples: some Sequence<IMUSample>) -> [[Double]] {
         samples.map { s in
-            [s.accelerationG.x, s.accelerationG.y, s.accelerationG.z, s.angularRateDPS.x, s.angularRateDPS.y,
-             s.angularRateDPS.z]
+            [
+                s.accelerationG.x, s.accelerationG.y, s.accelerationG.z, s.angularRateDPS.x, s.angularRateDPS.y,
+                s.angularRateDPS.z,
+            ]
         }
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import ServiceSupport
+import TestSupport
 import Testing
 
 /// Every one-byte mutation of valid request lines (a byte deleted, or replaced by one of the

@@ -3,6 +3,7 @@ import Glibc
 import LinuxSystem
 import ServiceSupport
 import Synchronization
+import TestSupport
 import Testing
 
 /// A client request running on its own thread, as `romdev measure` would in another process.
@@ -31,15 +32,28 @@ private final class PendingCall: Sendable {
     }
 }
 
+/// How long a test waits for a client before it fails instead of hanging.
+private let patienceNanoseconds: UInt64 = 60_000_000_000
+
 /// Polls the server the way the daemon's loop does until `count` requests have arrived.
 private func receive(_ count: Int, from server: ControlServer) throws -> [ControlServer.Received] {
+    let deadline = MonotonicTime.nowNanoseconds + patienceNanoseconds
     var received: [ControlServer.Received] = []
     while received.count < count {
+        try #require(MonotonicTime.nowNanoseconds < deadline, "\(received.count) of \(count) requests arrived")
         received += try server.receive()
-        var pause = timespec(tv_sec: 0, tv_nsec: 2_000_000)
-        nanosleep(&pause, nil)
+        MonotonicTime.sleep(seconds: 0.002)
     }
     return received
+}
+
+/// Polls the server, which must hand nothing over, until the client thread signals `finished`.
+private func serveNothing(_ server: ControlServer, until finished: DispatchSemaphore) throws {
+    let deadline = MonotonicTime.nowNanoseconds + patienceNanoseconds
+    while finished.wait(timeout: .now() + .milliseconds(5)) == .timedOut {
+        try #require(MonotonicTime.nowNanoseconds < deadline, "the client did not finish")
+        #expect(try server.receive().isEmpty)
+    }
 }
 
 /// A socket file with nobody listening, as a daemon killed with SIGKILL leaves it.
@@ -147,9 +161,7 @@ struct ControlSocketTests {
             finished.signal()
         }
         // The daemon's loop keeps polling; the bad request never reaches it.
-        while finished.wait(timeout: .now() + .milliseconds(5)) == .timedOut {
-            #expect(try server.receive().isEmpty)
-        }
+        try serveNothing(server, until: finished)
         #expect(answer.withLock { $0 } == #"{"message":"unknown request 'reboot'","status":"bad-request"}"# + "\n")
     }
 
@@ -229,7 +241,7 @@ struct ControlSocketTests {
         let server = try ControlServer(path: directory.path("control.sock"))
         // The daemon is not polling (mid-measurement): fill its listen queue with silent clients.
         var fillers: [CInt] = []
-        defer { fillers.forEach { close($0) } }
+        defer { for filler in fillers { close(filler) } }
         let client = ControlClient(path: server.path, connectTimeoutNanoseconds: 50_000_000)
         var outcome: ControlClientError?
         while outcome == nil && fillers.count < 64 {
@@ -242,7 +254,9 @@ struct ControlSocketTests {
                 address.sun_family = sa_family_t(AF_UNIX)
                 withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(server.path.utf8)) }
                 _ = withUnsafePointer(to: &address) {
-                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                        connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+                    }
                 }
                 fillers.append(descriptor)
             } catch {
@@ -263,7 +277,9 @@ struct ControlSocketTests {
         // client waiting for its reply: it stays in the queue.
         let extra = try #require(rawConnect(server.path))
         defer { close(extra) }
-        _ = Array(ControlRequest.calibrate.line).withUnsafeBytes { send(extra, $0.baseAddress, $0.count, CInt(MSG_NOSIGNAL)) }
+        _ = Array(ControlRequest.calibrate.line).withUnsafeBytes {
+            send(extra, $0.baseAddress, $0.count, CInt(MSG_NOSIGNAL))
+        }
         #expect(try server.receive().isEmpty)
         for request in received {
             server.reply(.ok("idle"), to: request.id)
@@ -277,19 +293,40 @@ struct ControlSocketTests {
         #expect(try ControlReply(line: Array(try readToEnd(extra).dropLast())) == .busy("calibrating"))
     }
 
+    @Test func aFloodOfClientsIsServedOverSeveralTurns() throws {
+        let directory = try TemporaryDirectory()
+        let server = try ControlServer(path: directory.path("control.sock"))
+        // More clients than one turn takes, each gone at once, so none keeps a place. Were they
+        // all taken in one turn, a flood of them would keep the daemon's loop accepting for as
+        // long as it lasted: no button, no cues, no watchdog ping.
+        for _ in 0..<(ControlServer.acceptsPerTurn + 2) {
+            close(try #require(rawConnect(server.path)))
+        }
+        func clientsWaiting() throws -> Bool {
+            var descriptors = server.pollDescriptors
+            return try Poll.wait(&descriptors, timeoutNanoseconds: 0) > 0
+        }
+        #expect(try server.receive().isEmpty)
+        #expect(try clientsWaiting(), "the rest waits for the next turn")
+        #expect(try server.receive().isEmpty)
+        #expect(try !clientsWaiting())
+    }
+
     @Test func silentClientsMakeRoomForOneWithARequest() throws {
         let directory = try TemporaryDirectory()
         let server = try ControlServer(path: directory.path("control.sock"))
         // Clients that connect and never send a line take every place.
         var silent: [CInt] = []
-        defer { silent.forEach { close($0) } }
+        defer { for descriptor in silent { close(descriptor) } }
         for _ in 0..<ControlServer.maximumConnections {
             let descriptor = socket(AF_UNIX, CInt(SOCK_STREAM.rawValue), 0)
             var address = sockaddr_un()
             address.sun_family = sa_family_t(AF_UNIX)
             withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(server.path.utf8)) }
             let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+                }
             }
             #expect(connected == 0)
             silent.append(descriptor)
@@ -343,14 +380,17 @@ struct ControlSocketTests {
         let directory = try TemporaryDirectory()
         let server = try ControlServer(path: directory.path("control.sock"), mode: 0o600)
         chmod(server.path, 0o000)
-        #expect(throws: ControlClientError.permissionDenied(path: server.path)) { try ControlClient(path: server.path).send(.status) }
+        #expect(throws: ControlClientError.permissionDenied(path: server.path)) {
+            try ControlClient(path: server.path).send(.status)
+        }
     }
 
     /// Requests nested `depth` deep: 1300 objects make 6.5 KB, longer than a request may be.
     static func nested(_ kind: String, depth: Int) -> String {
         kind == "array"
             ? String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
-            : #"{"request":"status","x":"# + String(repeating: #"{"a":"#, count: depth) + "1" + String(repeating: "}", count: depth) + "}"
+            : #"{"request":"status","x":"# + String(repeating: #"{"a":"#, count: depth) + "1"
+                + String(repeating: "}", count: depth) + "}"
     }
 
     @Test(arguments: [("object", 1300), ("array", 3000), ("object", 200)])
@@ -367,14 +407,14 @@ struct ControlSocketTests {
                 return
             }
             defer { close(descriptor) }
-            _ = Array((text + "\n").utf8).withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, CInt(MSG_NOSIGNAL)) }
+            _ = Array((text + "\n").utf8).withUnsafeBytes {
+                send(descriptor, $0.baseAddress, $0.count, CInt(MSG_NOSIGNAL))
+            }
             let outcome = try? readToEndReportingReset(descriptor)
             answer.withLock { $0 = outcome }
             finished.signal()
         }
-        while finished.wait(timeout: .now() + .milliseconds(5)) == .timedOut {
-            #expect(try server.receive().isEmpty)
-        }
+        try serveNothing(server, until: finished)
         let (bytes, reset) = try #require(answer.withLock { $0 })
         #expect(!reset, "the connection was reset")
         let reply = try ControlReply(line: Array(bytes.dropLast()))
@@ -444,7 +484,9 @@ struct ControlSocketTests {
         // opens more connections behind it.
         let client = try #require(rawConnect(server.path))
         defer { close(client) }
-        _ = Array(ControlRequest.status.line).withUnsafeBytes { send(client, $0.baseAddress, $0.count, CInt(MSG_NOSIGNAL)) }
+        _ = Array(ControlRequest.status.line).withUnsafeBytes {
+            send(client, $0.baseAddress, $0.count, CInt(MSG_NOSIGNAL))
+        }
         childOpens(16)
         let received = try server.receive()
         #expect(received.map(\.request) == [.status])

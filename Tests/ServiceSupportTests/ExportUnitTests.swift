@@ -25,17 +25,23 @@ struct ExportUnitTests {
         func values(_ key: String) -> [String] { settings.filter { $0.key == key }.map(\.value) }
         let runtime = try #require(values("RuntimeDirectory").first)
         let mountPoint = "/run/\(runtime)/usb"
-        #expect(values("ExecStartPre") == ["+/usr/bin/systemd-mount --collect --owner=romdev -o nosuid,nodev,noexec /dev/%I \(mountPoint)"])
+        #expect(
+            values("ExecStartPre") == [
+                "+/usr/bin/systemd-mount --collect --owner=romdev -o nosuid,nodev,noexec /dev/%I \(mountPoint)"
+            ])
         #expect(values("ExecStart") == ["/usr/bin/romdev export --to \(mountPoint)"])
         #expect(values("ExecStartPost") == ["+/usr/bin/systemd-umount \(mountPoint)"])
-        #expect(values("ExecStopPost") == ["-+/usr/bin/systemd-umount \(mountPoint)"], "unmounted even after a failed export")
+        #expect(
+            values("ExecStopPost") == ["-+/usr/bin/systemd-umount \(mountPoint)"],
+            "unmounted even after a failed export")
         #expect(values("User") == ["romdev"])
         #expect(values("Type") == ["oneshot"])
         #expect(values("BindsTo") == ["dev-%i.device"], "pulling the stick stops the unit")
     }
 
     @Test func ruleStartsTheUnitOnlyForFileSystemsThatTakeAnOwner() throws {
-        let rule = try String(contentsOf: repositoryRoot.appendingPathComponent("udev/61-romdev-export.rules"), encoding: .utf8)
+        let rule = try String(
+            contentsOf: repositoryRoot.appendingPathComponent("udev/61-romdev-export.rules"), encoding: .utf8)
         // systemd-mount --owner adds uid=/gid=, which vfat and exFAT accept and ext4 refuses.
         #expect(rule.contains(#"ENV{ID_FS_TYPE}=="vfat|exfat""#))
         #expect(rule.contains(#"ENV{SYSTEMD_WANTS}+="romdev-export@%k.service""#))

@@ -6,7 +6,7 @@ import Testing
 /// A pipe whose write end a logger writes to.
 private final class Capture {
     let readEnd: CInt
-    let writeEnd: CInt
+    private(set) var writeEnd: CInt
 
     init() {
         var ends: [CInt] = [0, 0]
@@ -17,12 +17,15 @@ private final class Capture {
 
     deinit {
         close(readEnd)
-        close(writeEnd)
+        // Closed once only: by then the number may belong to a descriptor of a test running
+        // alongside.
+        if writeEnd >= 0 { close(writeEnd) }
     }
 
     /// Everything written so far (the pipe is far from full in these tests).
     func text() -> String {
         close(writeEnd)
+        writeEnd = -1
         var result: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
@@ -51,7 +54,11 @@ struct ServiceLoggerTests {
         let capture = Capture()
         let logger = ServiceLogger(minimumLevel: .notice, descriptor: capture.writeEnd)
         var evaluated = false
-        logger.debug({ evaluated = true; return "hidden" }())
+        logger.debug(
+            {
+                evaluated = true
+                return "hidden"
+            }())
         logger.info("hidden too")
         logger.notice("shown")
         #expect(!evaluated)

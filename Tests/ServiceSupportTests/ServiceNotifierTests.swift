@@ -1,6 +1,7 @@
 import Foundation
 import LinuxSystem
 import ServiceSupport
+import TestSupport
 import Testing
 
 @Suite("Service notifier")
@@ -29,7 +30,9 @@ struct ServiceNotifierTests {
         let name = "romdev-notify-exact-\(UUID().uuidString)"
         let receiver = try DatagramReceiver(abstractName: name + "-longer")
         let notifier = try ServiceNotifier(environment: ["NOTIFY_SOCKET": "@" + name])
-        #expect(throws: NotifyError.system(operation: "send to", socket: "@" + name, errno: Errno(rawValue: ECONNREFUSED))) {
+        #expect(
+            throws: NotifyError.system(UnixSocketError(.send, path: "@" + name, errno: Errno(rawValue: ECONNREFUSED)))
+        ) {
             try notifier.notify(.ready)
         }
         #expect(receiver.receive() == nil)
@@ -47,7 +50,8 @@ struct ServiceNotifierTests {
         }
         #expect(
             failure
-                == .system(operation: "send to", socket: directory.path("notify"), errno: .resourceTemporarilyUnavailable))
+                == .system(
+                    UnixSocketError(.send, path: directory.path("notify"), errno: .resourceTemporarilyUnavailable)))
         #expect(receiver.receive() == "WATCHDOG=1\n")
     }
 
@@ -66,7 +70,10 @@ struct ServiceNotifierTests {
     @Test func missingManagerSocketIsReportedWithItsPath() throws {
         let directory = try TemporaryDirectory()
         let notifier = try ServiceNotifier(environment: ["NOTIFY_SOCKET": directory.path("gone")])
-        #expect(throws: NotifyError.system(operation: "send to", socket: directory.path("gone"), errno: .noSuchFileOrDirectory)) {
+        #expect(
+            throws: NotifyError.system(
+                UnixSocketError(.send, path: directory.path("gone"), errno: .noSuchFileOrDirectory))
+        ) {
             try notifier.notify(.ready)
         }
     }
@@ -80,7 +87,8 @@ struct ServiceNotifierTests {
 @Suite("Service watchdog")
 struct ServiceWatchdogTests {
     @Test func enabledForOurProcessWithHalfIntervalPings() throws {
-        let watchdog = try #require(ServiceWatchdog(environment: ["WATCHDOG_USEC": "10000000", "WATCHDOG_PID": "42"], processID: 42))
+        let watchdog = try #require(
+            ServiceWatchdog(environment: ["WATCHDOG_USEC": "10000000", "WATCHDOG_PID": "42"], processID: 42))
         #expect(watchdog.timeoutNanoseconds == 10_000_000_000)
         #expect(watchdog.pingIntervalNanoseconds == 5_000_000_000)
         #expect(watchdog.nextPingDue(afterPingAtNanoseconds: 7_000_000_000) == 12_000_000_000)
@@ -88,7 +96,9 @@ struct ServiceWatchdogTests {
     }
 
     @Test func enabledWithoutWatchdogPID() {
-        #expect(ServiceWatchdog(environment: ["WATCHDOG_USEC": "3000000"], processID: 7)?.pingIntervalNanoseconds == 1_500_000_000)
+        #expect(
+            ServiceWatchdog(environment: ["WATCHDOG_USEC": "3000000"], processID: 7)?.pingIntervalNanoseconds
+                == 1_500_000_000)
     }
 
     @Test(arguments: [

@@ -46,7 +46,8 @@ extension ApplianceConfiguration {
         let lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }
         for (index, raw) in lines.enumerated() {
             let lineNumber = index + 1
-            if let control = raw.unicodeScalars.first(where: { $0.properties.generalCategory == .control && $0 != "\t" }) {
+            if let control = raw.unicodeScalars.first(where: { $0.properties.generalCategory == .control && $0 != "\t" }
+            ) {
                 throw ConfigurationError(
                     path: path, line: lineNumber,
                     message: "control character U+\(String(format: "%04X", control.value)) in the line")
@@ -56,7 +57,8 @@ extension ApplianceConfiguration {
             if content.isEmpty { continue }
             guard let equals = content.firstIndex(of: "=") else {
                 throw ConfigurationError(
-                    path: path, line: lineNumber, message: "expected 'key = value', got '\(TerminalText.excerpt(content))'")
+                    path: path, line: lineNumber,
+                    message: "expected 'key = value', got '\(TerminalText.excerpt(content))'")
             }
             let name = content[..<equals].trimmingCharacters(in: .whitespaces)
             let value = content[content.index(after: equals)...].trimmingCharacters(in: .whitespaces)
@@ -67,7 +69,8 @@ extension ApplianceConfiguration {
                     message: name.isEmpty ? "missing key before '='" : "unknown key; the keys are \(known)")
             }
             if let earlier = lineOfKey[name] {
-                throw ConfigurationError(path: path, line: lineNumber, key: name, message: "already set on line \(earlier)")
+                throw ConfigurationError(
+                    path: path, line: lineNumber, key: name, message: "already set on line \(earlier)")
             }
             lineOfKey[name] = lineNumber
             // No key takes more than a path (PATH_MAX); a longer value could only be echoed back.
@@ -83,7 +86,9 @@ extension ApplianceConfiguration {
             do {
                 try key.read(value, &draft)
             } catch {
-                throw ConfigurationError(path: path, line: lineNumber, key: name, message: "\(error.message), got '\(TerminalText.excerpt(value))'")
+                throw ConfigurationError(
+                    path: path, line: lineNumber, key: name,
+                    message: "\(error.message), got '\(TerminalText.excerpt(value))'")
             }
         }
         return try draft.finish(path: path, lineOfKey: lineOfKey)
@@ -144,7 +149,8 @@ extension ConfigurationDraft {
                 return .name(name)
             case .offset(let offset):
                 guard let chip = result.gpio.chip else {
-                    throw failure(key, "a line offset (\(offset)) needs gpio_chip; or give the line name, e.g. GPIO\(offset)")
+                    throw failure(
+                        key, "a line offset (\(offset)) needs gpio_chip; or give the line name, e.g. GPIO\(offset)")
                 }
                 return .offset(offset, chip: chip)
             }
@@ -153,7 +159,9 @@ extension ConfigurationDraft {
         if let value = pendingLines["led"] { result.gpio.led = try selector("led", value) }
         if let value = pendingLines["buzzer"] { result.gpio.buzzer = .line(try selector("buzzer", value)) }
 
-        var used: [(key: String, selector: GPIOLineSelector)] = [("button", result.gpio.button), ("led", result.gpio.led)]
+        var used: [(key: String, selector: GPIOLineSelector)] = [
+            ("button", result.gpio.button), ("led", result.gpio.led),
+        ]
         if case .line(let buzzer) = result.gpio.buzzer { used.append(("buzzer", buzzer)) }
         for (index, line) in used.enumerated() {
             if let other = used[..<index].first(where: { $0.selector == line.selector }) {
@@ -164,7 +172,8 @@ extension ConfigurationDraft {
 
         do {
             result.gpio.buttonTiming = try ButtonTiming(
-                debounceMilliseconds: debounceMilliseconds ?? Int(result.gpio.buttonTiming.debounceNanoseconds / 1_000_000),
+                debounceMilliseconds: debounceMilliseconds
+                    ?? Int(result.gpio.buttonTiming.debounceNanoseconds / 1_000_000),
                 longPressMilliseconds: longPressMilliseconds
                     ?? Int(result.gpio.buttonTiming.longPressNanoseconds / 1_000_000))
         } catch {

@@ -1,5 +1,5 @@
-import Foundation
 import Care
+import Foundation
 import Fusion
 import GPIO
 
@@ -46,7 +46,8 @@ public struct ConfigurationKey: Sendable {
             render: { $0.i2cBus }, example: nil),
         ConfigurationKey(
             name: "i2c_address",
-            comment: "The motion sensor's address: 0x68 with AD0 low, 0x69 with AD0 high (needed next to a DS3231 RTC).",
+            comment:
+                "The motion sensor's address: 0x68 with AD0 low, 0x69 with AD0 high (needed next to a DS3231 RTC).",
             read: { value, draft throws(ConfigurationValueError) in
                 switch value.lowercased() {
                 case "0x68": draft.configuration.i2cAddress = 0x68
@@ -57,7 +58,8 @@ public struct ConfigurationKey: Sendable {
             render: { $0.i2cAddress == 0x69 ? "0x69" : "0x68" }, example: nil),
         ConfigurationKey(
             name: "sample_rate",
-            comment: "Samples per second during a measurement: 1000 divided by a whole number (100, 125, 200, 250, 500).",
+            comment:
+                "Samples per second during a measurement: 1000 divided by a whole number (100, 125, 200, 250, 500).",
             read: { value, draft throws(ConfigurationValueError) in
                 guard let rate = Int(value), (4...1000).contains(rate), 1000 % rate == 0 else {
                     throw ConfigurationValueError("expected 1000 Hz divided by a whole number from 1 to 250, e.g. 200")
@@ -237,7 +239,8 @@ public struct ConfigurationKey: Sendable {
         return time
     }
 
-    private static func milliseconds(_ value: String, in range: ClosedRange<Int>) throws(ConfigurationValueError) -> Int {
+    private static func milliseconds(_ value: String, in range: ClosedRange<Int>) throws(ConfigurationValueError) -> Int
+    {
         guard let number = Int(value), range.contains(number) else {
             throw ConfigurationValueError("expected whole milliseconds from \(range.lowerBound) to \(range.upperBound)")
         }
@@ -301,7 +304,8 @@ enum LineValue: Equatable {
             self = .name(text)
         } else {
             throw ConfigurationValueError(
-                "expected a line name such as GPIO17 (at most \(Self.longestName) characters), or an offset on gpio_chip")
+                "expected a line name such as GPIO17 (at most \(Self.longestName) characters), or an offset on gpio_chip"
+            )
         }
     }
 }

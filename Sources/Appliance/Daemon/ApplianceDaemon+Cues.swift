@@ -54,7 +54,9 @@ extension ApplianceDaemon {
         if let calibration { return "calibrating: \(calibration.step)" }
         if let storeProblem { return "care store unreadable: \(storeProblem)" }
         var line = dayStatus.summary
-        if let sensorProblem { line = "motion sensor missing on \(parts.sensor.location) (retrying: \(sensorProblem)); " + line }
+        if let sensorProblem {
+            line = "motion sensor missing on \(parts.sensor.location) (retrying: \(sensorProblem)); " + line
+        }
         if let panelProblem { line = "no button, LED or buzzer (\(panelProblem)); " + line }
         if !trust.isTrusted {
             line += "; \(trust), reminders paused"

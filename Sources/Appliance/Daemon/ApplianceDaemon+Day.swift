@@ -1,5 +1,6 @@
 import Foundation
 import GPIO
+import Sensor
 import ServiceSupport
 
 /// The day's state: the care store's status, the clock's trust, the sensor, the reminders.
@@ -21,11 +22,13 @@ extension ApplianceDaemon {
             storeProblem = nil
         } catch {
             if storeProblem == nil { log(.error, "cannot read the care store \(parts.store.path): \(error)") }
-            storeProblem = "\(error)"
+            storeProblem = error
             return
         }
         if trust != previousTrust || (!trustKnown && !trust.isTrusted) {
-            log(trust.isTrusted ? .notice : .warning, trust.isTrusted ? "clock trusted: reminders on" : "\(trust): no reminders, no day counted as missed")
+            log(
+                trust.isTrusted ? .notice : .warning,
+                trust.isTrusted ? "clock trusted: reminders on" : "\(trust): no reminders, no day counted as missed")
         }
         trustKnown = true
         if day != previousDay {
@@ -45,11 +48,15 @@ extension ApplianceDaemon {
 
     func probeSensor() {
         lastSensorProbe = now
-        let problem = parts.sensor.problem()
+        var problem: MPU6050Error?
+        do { try parts.sensor.check() } catch { problem = error }
         if problem == nil, sensorProblem != nil {
             log(.notice, "motion sensor answers on \(parts.sensor.location)")
         } else if let problem, sensorProblem == nil {
-            log(.warning, "motion sensor not answering on \(parts.sensor.location): \(problem); retrying every \(settings.timing.sensorRetryNanoseconds / 1_000_000_000) s")
+            log(
+                .warning,
+                "motion sensor not answering on \(parts.sensor.location): \(problem); retrying every \(settings.timing.sensorRetryNanoseconds / 1_000_000_000) s"
+            )
         }
         sensorProblem = problem
     }
@@ -65,7 +72,8 @@ extension ApplianceDaemon {
 
     func soundReminderIfDue(at wall: Date) {
         guard dayStatus.isMeasurementDue, trust.isTrusted, storeProblem == nil,
-            let reminder = policy.reminderToSound(at: wall, lastSounded: lastReminder, today: reminderInstants(on: wall))
+            let reminder = policy.reminderToSound(
+                at: wall, lastSounded: lastReminder, today: reminderInstants(on: wall))
         else { return }
         lastReminder = reminder
         play(.reminder)

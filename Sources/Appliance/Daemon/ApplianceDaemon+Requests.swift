@@ -1,3 +1,4 @@
+import CareStorage
 import Foundation
 import Fusion
 import GPIO
@@ -14,21 +15,24 @@ extension ApplianceDaemon {
                 pending.reply(.ok(statusLine(at: wall)))
             case .measure(let limb, let unscheduled, let protocolName):
                 if isBusy {
-                    pending.reply(.busy(session != nil ? "a measurement is running" : "a calibration is running"))
-                } else if unscheduled {
-                    pending.reply(.failed(
-                        "the daemon records only today's scheduled measurement; for an unscheduled one stop it (systemctl stop romdev) and run 'romdev measure --unscheduled'"))
-                } else if let refusal = startMeasurement(
-                    request: pending, limb: limb, measurementProtocol: protocolName.flatMap(MeasurementProtocol.init(rawValue:)),
-                    at: wall)
-                {
-                    log(.warning, "measurement request refused: \(refusal)")
-                    pending.reply(.failed(refusal))
+                    pending.reply(busyReply)
+                } else {
+                    do {
+                        try startMeasurement(
+                            unscheduled ? .unscheduled : .scheduled, request: pending,
+                            limb: limb.flatMap(Limb.init(rawValue:)),
+                            measurementProtocol: protocolName.flatMap(MeasurementProtocol.init(rawValue:)), at: wall)
+                    } catch {
+                        log(.warning, "measurement request refused: \(error)")
+                        pending.reply(.failed("\(error)"))
+                    }
                 }
             case .calibrate:
                 startCalibration(pending)
             case .exportDone(let files):
-                log(.notice, "export finished: \(files.count) file\(files.count == 1 ? "" : "s"); the stick may be removed")
+                log(
+                    .notice,
+                    "export finished: \(files.count) file\(files.count == 1 ? "" : "s"); the stick may be removed")
                 if !isBusy {
                     play(.done)
                     showTransient(.success, for: 3_000_000_000)
@@ -43,16 +47,18 @@ extension ApplianceDaemon {
     /// Starts a calibration for a control request, or answers why not.
     func startCalibration(_ pending: PendingControlRequest) {
         if isBusy {
-            pending.reply(.busy(session != nil ? "a measurement is running" : "a calibration is running"))
+            pending.reply(busyReply)
             return
         }
         guard let calibrations = parts.calibrations else {
-            pending.reply(.failed("this daemon does not calibrate; stop it (systemctl stop romdev) and run 'romdev calibrate'"))
+            pending.reply(
+                .failed("this daemon does not calibrate; stop it (systemctl stop romdev) and run 'romdev calibrate'"))
             return
         }
-        if sensorProblem != nil { probeSensor() }
-        if let sensorProblem {
-            pending.reply(.failed("motion sensor missing on \(parts.sensor.location): \(sensorProblem)"))
+        do throws(SensorRefusal) {
+            try checkSensor()
+        } catch {
+            pending.reply(.failed("\(error)"))
             return
         }
         do {
@@ -61,11 +67,9 @@ extension ApplianceDaemon {
             transientPattern = nil
             log(.notice, "calibration started (requested over the control socket)")
         } catch {
-            sensorProblem = "\(error)"
-            lastSensorProbe = now
-            play(.error)
+            let refusal = sensorDidNotStart(error)
             log(.warning, "calibration not started: \(error)")
-            pending.reply(.failed("cannot start the sensor: \(error)"))
+            pending.reply(.failed("\(refusal)"))
         }
     }
 
@@ -78,7 +82,8 @@ extension ApplianceDaemon {
                 running.step = "lay the sensor flat and still"
                 play(.holdStill)
             case .nextFace(let captured):
-                running.step = captured < 6
+                running.step =
+                    captured < 6
                     ? "face \(captured) of 6 done, turn it \(GuidedCalibration.faceOrder[captured]) up"
                     : "all six faces done, turn it back \(GuidedCalibration.faceOrder[6]) up"
                 play(.go)

@@ -2,6 +2,7 @@ import CareStorage
 import Foundation
 import Fusion
 import GPIO
+import Sensor
 import ServiceSupport
 
 extension ApplianceDaemon {
@@ -27,58 +28,63 @@ extension ApplianceDaemon {
                 return
             }
             log(.info, "button pressed")
-            if let refusal = startMeasurement(request: nil, limb: nil, measurementProtocol: nil, at: parts.wallClock.now) {
-                log(.warning, "no measurement: \(refusal)")
+            do {
+                try startMeasurement(
+                    .scheduled, request: nil, limb: nil, measurementProtocol: nil, at: parts.wallClock.now)
+            } catch {
+                log(.warning, "no measurement: \(error)")
             }
         }
     }
 
-    /// Starts a measurement on today's open range-of-motion event.
+    /// Starts a measurement, once the store said where it will go (the rules of
+    /// ``CareStore/measurementTarget(_:at:)``, which `romdev measure` follows too).
     /// - Parameters:
-    ///   - limb: The limb to record (`left`, `right`); nil for the care plan's.
+    ///   - task: Today's scheduled event, or the unscheduled task's.
+    ///   - limb: The limb to record; nil for the care plan's.
     ///   - measurementProtocol: What the request asks for; nil for the configuration's, else the
     ///     care plan's.
-    /// - Returns: Why it could not start, or nil when it did.
     func startMeasurement(
-        request: PendingControlRequest?, limb: String?, measurementProtocol requested: MeasurementProtocol?, at wall: Date
-    ) -> String? {
+        _ task: MeasurementTask, request: PendingControlRequest?, limb: Limb?,
+        measurementProtocol requested: MeasurementProtocol?, at wall: Date
+    ) throws(MeasurementRefusal) {
         refresh(at: wall)
-        let slot: CareDayStatus.MeasurementSlot
-        switch dayStatus {
-        case .measurementDue(let open):
-            slot = open
-        case .measurementDone:
-            showTransient(.success, for: 3_000_000_000)
-            return "today's measurement is already stored"
-        case .onboardingPending, .noCarePlan, .nothingScheduled:
-            play(.error)
-            return storeProblem.map { "care store unreadable: \($0)" } ?? dayStatus.summary
+        let target: MeasurementTarget
+        do {
+            target = try parts.store.measurementTarget(task, at: wall)
+        } catch {
+            if case .alreadyRecorded = error {
+                showTransient(.success, for: 3_000_000_000)
+            } else {
+                play(.error)
+            }
+            throw .store(error)
         }
-        if sensorProblem != nil { probeSensor() }
-        if let sensorProblem {
+        do throws(SensorRefusal) {
+            try checkSensor()
+        } catch {
             play(.error)
-            return "motion sensor missing on \(parts.sensor.location): \(sensorProblem)"
+            throw .sensor(error)
         }
         let plan = try? parts.store.carePlanSettings()
         // The request's protocol, else the configuration's, else what the care plan asks for.
-        let measurementProtocol = requested ?? settings.configuration.measurementProtocol
+        let measurementProtocol =
+            requested ?? settings.configuration.measurementProtocol
             ?? MeasurementProtocol(plan?.rangeOfMotionProtocol ?? .extension)
-        let measurement: any GuidedMeasurement
+        let measurement: any GuidedRun<GuidedMeasurementEvent>
         do {
             measurement = try parts.measurements.startMeasurement(measurementProtocol)
         } catch {
-            sensorProblem = "\(error)"
-            lastSensorProbe = now
-            play(.error)
-            return "cannot start the sensor: \(error)"
+            throw .sensor(sensorDidNotStart(error))
         }
-        session = RunningSession(
-            measurement: measurement, slot: slot, request: request,
-            limb: limb ?? plan?.limb.rawValue)
+        session = RunningSession(measurement: measurement, target: target, request: request, limb: limb)
         shownPattern = nil
         transientPattern = nil
-        log(.notice, "measurement started (\(measurementProtocol.rawValue))\(request == nil ? "" : " (requested over the control socket)")")
-        return nil
+        let origin = request == nil ? "" : " (requested over the control socket)"
+        log(
+            .notice,
+            "measurement started (\(measurementProtocol.rawValue)\(task == .unscheduled ? ", unscheduled" : ""))\(origin)"
+        )
     }
 
     /// Turns the running session's events into cues, and stores its result.
@@ -104,14 +110,14 @@ extension ApplianceDaemon {
                 session = nil
                 finish(running, with: result, at: parts.wallClock.now)
                 return
-            case .failed(let reason, let sensorFault):
+            case .failed(let error):
                 session = nil
                 measurementsEnded += 1
-                if sensorFault {
-                    sensorProblem = reason
+                if case .sensor(let fault, _) = error {
+                    sensorProblem = fault
                     lastSensorProbe = now
                 }
-                fail(running, "measurement failed: \(reason); nothing stored", code: .measurementFailed)
+                fail(running, "measurement failed: \(error); nothing stored", code: .measurementFailed)
                 return
             case .aborted:
                 session = nil
@@ -129,25 +135,26 @@ extension ApplianceDaemon {
     func finish(_ running: RunningSession, with result: RangeOfMotionResult, at wall: Date) {
         measurementsEnded += 1
         refreshRequested = true
-        if let rejection = result.rejection {
-            fail(running, "measurement not usable: \(rejection); nothing stored, please measure again", code: .measurementFailed)
-            return
-        }
-        let outcome = NewOutcome(
-            taskUUID: running.slot.taskUUID, occurrence: running.slot.occurrence,
-            values: result.outcomeValues(limb: running.limb, createdDate: wall))
         do {
-            try parts.store.addOutcome(outcome, now: wall)
+            try parts.store.recordMeasurement(result, on: running.target, limb: running.limb, at: wall)
+        } catch .unusable(let reason) {
+            fail(
+                running, "measurement not usable: \(reason); nothing stored, please measure again",
+                code: .measurementFailed)
+            return
         } catch {
             fail(running, "could not store the measurement in \(parts.store.path): \(error)", code: .storageFailure)
             return
         }
         // The write is committed (synchronous=FULL): only now may the patient hear "done".
-        log(.notice, "stored \(result.summary)\(result.flags.isEmpty ? "" : "; flags: " + result.flags.names.joined(separator: ", "))")
+        log(
+            .notice,
+            "stored \(result.summary)\(result.flags.isEmpty ? "" : "; flags: " + result.flags.names.joined(separator: ", "))"
+        )
         play(.done)
         showTransient(.success, for: 3_000_000_000)
         if let request = running.request {
-            request.reply((try? .ok("stored \(result.summary)", payload: MeasurementReplyPayload(result))) ?? .ok("stored \(result.summary)"))
+            request.reply((try? .ok("stored \(result.summary)", payload: result)) ?? .ok("stored \(result.summary)"))
         }
     }
 
@@ -159,30 +166,56 @@ extension ApplianceDaemon {
     }
 }
 
-/// The result a `measure` request gets back.
-struct MeasurementReplyPayload: Encodable {
-    let start, finish, minimum, maximum, range: Double
-    let kneeExtension, kneeFlexion, kneeArc: Double
-    let measurementProtocol: String
-    let flags: [String]
+/// Why the daemon did not start a measurement.
+public enum MeasurementRefusal: Error, CustomStringConvertible {
+    /// The store would not record it (nothing due, already recorded, onboarding not done, no
+    /// care plan) or could not be read.
+    case store(MeasurementRecordingError)
+    /// The sensor is missing or could not be started.
+    case sensor(SensorRefusal)
 
-    enum CodingKeys: String, CodingKey {
-        case start, finish, minimum, maximum, range
-        case kneeExtension = "knee_extension", kneeFlexion = "knee_flexion", kneeArc = "knee_arc"
-        case measurementProtocol = "protocol"
-        case flags
+    public var description: String {
+        switch self {
+        case .store(let error): "\(error)"
+        case .sensor(let refusal): "\(refusal)"
+        }
+    }
+}
+
+/// Why the sensor cannot run a guided procedure (a measurement, a calibration) now.
+public enum SensorRefusal: Error, CustomStringConvertible {
+    /// The sensor did not answer its last probe.
+    case missing(location: String, fault: MPU6050Error)
+    /// The sensor could not be opened or configured.
+    case cannotStart(MPU6050Error)
+
+    public var description: String {
+        switch self {
+        case let .missing(location, fault): "motion sensor missing on \(location): \(fault)"
+        case .cannotStart(let error): "cannot start the sensor: \(error)"
+        }
+    }
+}
+
+extension ApplianceDaemon {
+    /// The reply to a request for the sensor while a procedure holds it.
+    var busyReply: ControlReply {
+        .busy(session != nil ? "a measurement is running" : "a calibration is running")
     }
 
-    init(_ result: RangeOfMotionResult) {
-        start = result.start
-        finish = result.finish
-        minimum = result.minimum
-        maximum = result.maximum
-        range = result.range
-        kneeExtension = result.kneeExtension
-        kneeFlexion = result.kneeFlexion
-        kneeArc = result.kneeArc
-        measurementProtocol = result.measurementProtocol.rawValue
-        flags = result.flags.names
+    /// Probes the sensor again when its last probe failed.
+    /// - Throws: ``SensorRefusal/missing(location:fault:)`` while it does not answer.
+    func checkSensor() throws(SensorRefusal) {
+        if sensorProblem != nil { probeSensor() }
+        if let sensorProblem { throw .missing(location: parts.sensor.location, fault: sensorProblem) }
+    }
+
+    /// Notes a sensor that could not be opened for a procedure, with the error chime: it is
+    /// probed again before the next use.
+    func sensorDidNotStart(_ error: MPU6050Error) -> SensorRefusal {
+        sensorProblem = error
+        lastSensorProbe = now
+        play(.error)
+        return .cannotStart(error)
     }
 }

@@ -1,12 +1,15 @@
 import CareStorage
 import Foundation
 import GPIO
+import LinuxSystem
+import Sensor
 import ServiceSupport
 
-/// The appliance's working loop: one thread that waits for the button with a bounded timeout and,
-/// on every wake, reads the wall clock afresh, keeps the LED and the reminder chime in step with
-/// the day's care status, drives a guided measurement, serves control requests and pings the
-/// watchdog.
+/// The appliance's working loop: one thread that waits in one `poll(2)` on the button's edge
+/// events, the control socket, the stop and reload signals and an alarm set for the next thing
+/// due (a cue step, a reminder, the day's end, a store refresh, the watchdog), and on every wake
+/// reads the wall clock afresh, keeps the LED and the reminder chime in step with the day's care
+/// status, drives a guided measurement, serves control requests and pings the watchdog.
 ///
 /// Every dependency is injected (clocks, store, controls, sensor, measurements, output), so tests
 /// run whole days on manual clocks and the simulator.
@@ -27,6 +30,9 @@ public final class ApplianceDaemon {
         public var clockSynchronized: () -> Bool
         /// Whether a stop signal (SIGTERM, SIGINT, SIGQUIT) arrived.
         public var stopRequested: () -> Bool
+        /// Readable when a stop or reload signal is pending (the signal watcher's descriptor);
+        /// nil when nothing signals the loop.
+        public var signalDescriptor: CInt?
         /// Whether a reload (SIGHUP) was asked for since the last call.
         public var reloadRequested: () -> Bool
         /// Reads the configuration file again; nil when there is none to read (tests).
@@ -39,7 +45,7 @@ public final class ApplianceDaemon {
             store: CareStore, panel: ControlPanel?, monotonic: any GPIOClock, wallClock: any WallClock,
             sensor: any SensorProbe, measurements: any GuidedMeasurementStarter, output: any DaemonOutput,
             clockSynchronized: @escaping () -> Bool, stopRequested: @escaping () -> Bool,
-            reloadRequested: @escaping () -> Bool = { false },
+            reloadRequested: @escaping () -> Bool = { false }, signalDescriptor: CInt? = nil,
             loadConfiguration: (() throws -> ApplianceConfiguration)? = nil,
             requests: (any ControlRequestSource)? = nil, calibrations: (any GuidedCalibrationStarter)? = nil
         ) {
@@ -53,6 +59,7 @@ public final class ApplianceDaemon {
             self.clockSynchronized = clockSynchronized
             self.stopRequested = stopRequested
             self.reloadRequested = reloadRequested
+            self.signalDescriptor = signalDescriptor
             self.loadConfiguration = loadConfiguration
             self.requests = requests
             self.calibrations = calibrations
@@ -88,7 +95,7 @@ public final class ApplianceDaemon {
 
     // Loop state.
     var dayStatus: CareDayStatus = .noCarePlan
-    var storeProblem: String?
+    var storeProblem: CareStoreError?
     var trust: ClockTrust = .trusted
     /// Whether `trust` was evaluated yet (the first untrusted finding is logged too).
     var trustKnown = false
@@ -96,9 +103,10 @@ public final class ApplianceDaemon {
     var lastRefresh: UInt64?
     var refreshRequested = true
     var lastReminder: Date?
-    var sensorProblem: String?
+    /// Why the sensor did not answer its last probe, or fails: it is probed again before use.
+    var sensorProblem: MPU6050Error?
     /// Why there is no panel (the GPIO lines could not be requested), for the status line.
-    var panelProblem: String?
+    var panelProblem: GPIOError?
     var lastSensorProbe: UInt64 = 0
     var lastWatchdogPing: UInt64?
     var shownPattern: LEDPattern?
@@ -107,13 +115,15 @@ public final class ApplianceDaemon {
     var session: RunningSession?
     var calibration: RunningCalibration?
     var measurementsEnded = 0
+    /// How many times the loop's wait has returned: its wakeups.
+    public internal(set) var wakeCount = 0
     var lastStatus: String?
     /// The reminder instants of one local day (of the reminders' calendar), kept for the day.
     var reminderDay: (day: LocalDay, instants: [Date])?
 
     /// A calibration in progress and the request to answer when it ends.
     struct RunningCalibration {
-        let run: any GuidedCalibrationRun
+        let run: any GuidedRun<GuidedCalibrationEvent>
         let request: PendingControlRequest
         var step = "starting"
     }
@@ -123,12 +133,13 @@ public final class ApplianceDaemon {
 
     /// A measurement in progress and who asked for it.
     struct RunningSession {
-        let measurement: any GuidedMeasurement
-        let slot: CareDayStatus.MeasurementSlot
+        let measurement: any GuidedRun<GuidedMeasurementEvent>
+        /// Where the result goes, found before it started.
+        let target: MeasurementTarget
         /// The control request that started it, to be answered at the end; nil for the button.
         let request: PendingControlRequest?
-        /// The limb recorded with the result.
-        let limb: String?
+        /// The limb recorded with the result; nil for the care plan's.
+        let limb: Limb?
         var phase = "starting"
     }
 
@@ -143,7 +154,8 @@ public final class ApplianceDaemon {
     static func policy(_ configuration: ApplianceConfiguration, store: CareStore) -> ReminderPolicy {
         var calendar = store.calendar
         if let zone = configuration.timeZone { calendar.timeZone = zone }
-        return ReminderPolicy(reminders: configuration.reminders, quietHours: configuration.quietHours, calendar: calendar)
+        return ReminderPolicy(
+            reminders: configuration.reminders, quietHours: configuration.quietHours, calendar: calendar)
     }
 
     var now: UInt64 { parts.monotonic.nowNanoseconds }
@@ -162,15 +174,25 @@ public final class ApplianceDaemon {
     ///     The daemon keeps running without button, LED and buzzer (the store, reminders' status
     ///     and the control socket still work) rather than exit and be restarted in a loop: the
     ///     lines do not appear by retrying, and `systemctl status` shows which one is missing.
-    public func run(sensorProblem initialProblem: String?, panelProblem: String? = nil) {
+    /// - Throws: `Errno` when the loop's alarm cannot be created (out of descriptors); nothing
+    ///   has started then.
+    public func run(sensorProblem initialProblem: MPU6050Error?, panelProblem: GPIOError? = nil) throws(Errno) {
+        let alarm = try parts.monotonic.makeAlarm()
         sensorProblem = initialProblem
         self.panelProblem = panelProblem
         if let panelProblem {
-            log(.error, "no button, LED or buzzer: \(panelProblem); running without them until restarted")
+            log(
+                .error,
+                "no button, LED or buzzer: \(panelProblem); check the button, led and buzzer keys of the "
+                    + "configuration, that the romdev user is in group gpio, and that no other program holds the lines "
+                    + "(gpioinfo); running without them until restarted")
         }
         lastSensorProbe = now
         if let initialProblem {
-            log(.warning, "motion sensor not answering on \(parts.sensor.location): \(initialProblem); retrying every \(settings.timing.sensorRetryNanoseconds / 1_000_000_000) s")
+            log(
+                .warning,
+                "motion sensor not answering on \(parts.sensor.location): \(initialProblem); retrying every \(settings.timing.sensorRetryNanoseconds / 1_000_000_000) s"
+            )
         }
         refresh(at: parts.wallClock.now)
         parts.output.notify([.ready, .status(statusLine(at: parts.wallClock.now))])
@@ -185,18 +207,15 @@ public final class ApplianceDaemon {
                 log(.notice, "\(limit) measurement\(limit == 1 ? "" : "s") done; stopping as asked")
                 break
             }
-            let deadline = now + settings.timing.pollNanoseconds
-            guard let panel = parts.panel else {
-                parts.monotonic.sleep(untilNanoseconds: deadline)
-                continue
-            }
+            wait(untilNanoseconds: nextDeadline(at: parts.wallClock.now), alarm: alarm)
+            guard let panel = parts.panel else { continue }
             let events: [ButtonEvent]
             do {
-                events = try panel.waitForButton(untilNanoseconds: deadline)
+                events = try panel.service()
             } catch {
                 log(.error, "button or cue output failed: \(error)")
-                // Keep the loop's pace: a GPIO error must not turn into a busy loop.
-                parts.monotonic.sleep(untilNanoseconds: deadline)
+                // A broken line may poll readable for good: keep a pace instead of a busy loop.
+                parts.monotonic.sleep(untilNanoseconds: now + settings.timing.busyPollNanoseconds)
                 continue
             }
             for event in events {
@@ -212,7 +231,9 @@ public final class ApplianceDaemon {
         let wall = parts.wallClock.now
         pingWatchdog()
         let day = LocalDay(wall, calendar: parts.store.calendar)
-        if day != currentDay || refreshRequested || lastRefresh.map({ now - $0 >= settings.timing.storeRefreshNanoseconds }) ?? true {
+        if day != currentDay || refreshRequested
+            || lastRefresh.map({ now - $0 >= settings.timing.storeRefreshNanoseconds }) ?? true
+        {
             refresh(at: wall)
         }
         if sensorProblem != nil, !isBusy, now - lastSensorProbe >= settings.timing.sensorRetryNanoseconds {

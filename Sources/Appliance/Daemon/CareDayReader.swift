@@ -13,8 +13,11 @@ struct CareDayReader {
         }
         let pending = try store.isOnboardingPending()
         let day = store.calendar.dayInterval(containing: now)
-        let events = pending ? [] : try store.fetchEvents(
-            taskID: RecoverCarePlan.TaskID.rangeOfMotionCheck, from: day.start, to: day.end)
+        let events =
+            pending
+            ? []
+            : try store.fetchEvents(
+                taskID: RecoverCarePlan.TaskID.rangeOfMotionCheck, from: day.start, to: day.end)
         return .evaluate(hasCarePlan: true, onboardingPending: pending, rangeOfMotionEvents: events)
     }
 

@@ -1,3 +1,4 @@
+import LinuxSystem
 import ServiceSupport
 
 /// Where the daemon's notifications and log lines go: the service manager and the journal in
@@ -21,8 +22,14 @@ public struct PendingControlRequest {
     }
 }
 
-/// The daemon's mailbox of control requests (the control socket's server), checked between waits.
+/// The daemon's mailbox of control requests (the control socket's server): the loop waits on its
+/// descriptors and takes the requests after every wake.
 public protocol ControlRequestSource: AnyObject {
+    /// What the loop's wait watches for the source (the listening socket and its clients).
+    var pollDescriptors: [PollDescriptor] { get }
+    /// How long until the source must be served even without input (a client's deadline), in
+    /// nanoseconds from now; nil when nothing is pending.
+    var nanosecondsUntilDeadline: UInt64? { get }
     /// The requests that arrived since the last call; never blocks.
     func takeRequests() -> [PendingControlRequest]
 }

@@ -7,44 +7,28 @@ public enum CareDayStatus: Equatable, Sendable {
     case noCarePlan
     /// Onboarding is not done: nothing else happens until it is (`romdev onboard`).
     case onboardingPending
-    /// A range-of-motion event today has no outcome: the first such event.
-    case measurementDue(MeasurementSlot)
+    /// A range-of-motion event today has no outcome (the store says which takes the result:
+    /// `CareStore.measurementTarget(_:at:)`).
+    case measurementDue
     /// Today's range-of-motion events all have outcomes.
     case measurementDone
     /// No range-of-motion event today.
     case nothingScheduled
 
-    /// The event a measurement is recorded on.
-    public struct MeasurementSlot: Equatable, Sendable {
-        public let taskUUID: UUID
-        public let occurrence: Int
-        public let start: Date
-
-        public init(taskUUID: UUID, occurrence: Int, start: Date) {
-            self.taskUUID = taskUUID
-            self.occurrence = occurrence
-            self.start = start
-        }
-    }
-
     /// - Parameters:
     ///   - hasCarePlan: Whether the plan was seeded.
     ///   - onboardingPending: Whether onboarding still lacks an outcome.
     ///   - rangeOfMotionEvents: The day's range-of-motion events, in order.
-    public static func evaluate(hasCarePlan: Bool, onboardingPending: Bool, rangeOfMotionEvents: [Event]) -> CareDayStatus {
+    public static func evaluate(hasCarePlan: Bool, onboardingPending: Bool, rangeOfMotionEvents: [Event])
+        -> CareDayStatus
+    {
         guard hasCarePlan else { return .noCarePlan }
         if onboardingPending { return .onboardingPending }
         guard !rangeOfMotionEvents.isEmpty else { return .nothingScheduled }
-        // Recover records a result on the day's first event; a day with several takes them in turn.
-        guard let open = rangeOfMotionEvents.first(where: { $0.outcome == nil }) else { return .measurementDone }
-        return .measurementDue(MeasurementSlot(
-            taskUUID: open.task.uuid, occurrence: open.scheduleEvent.occurrence, start: open.scheduleEvent.start))
+        return rangeOfMotionEvents.allSatisfy { $0.outcome != nil } ? .measurementDone : .measurementDue
     }
 
-    public var isMeasurementDue: Bool {
-        if case .measurementDue = self { return true }
-        return false
-    }
+    public var isMeasurementDue: Bool { self == .measurementDue }
 
     /// For the status line and the log.
     public var summary: String {

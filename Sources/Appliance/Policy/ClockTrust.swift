@@ -29,7 +29,8 @@ public enum ClockTrust: Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .trusted: "clock trusted"
         case .notSynchronized: "clock not synchronised since boot"
-        case .behindStoredResult(let newest): "clock is earlier than the newest stored result (\(newest.formatted(.iso8601)))"
+        case .behindStoredResult(let newest):
+            "clock is earlier than the newest stored result (\(newest.formatted(.iso8601)))"
         }
     }
 }

@@ -16,7 +16,9 @@ public struct ReminderPolicy: Sendable {
     /// reminder interval.
     public static let standardGrace: TimeInterval = 600
 
-    public init(reminders: ReminderTimes, quietHours: QuietHours?, calendar: Calendar, grace: TimeInterval = standardGrace) {
+    public init(
+        reminders: ReminderTimes, quietHours: QuietHours?, calendar: Calendar, grace: TimeInterval = standardGrace
+    ) {
         self.reminders = reminders
         self.quietHours = quietHours
         self.calendar = calendar

@@ -29,9 +29,11 @@ public enum LEDPattern: Equatable, Sendable {
         case .on:
             return .constant(true)
         case .due:
-            return Timeline([.init(true, milliseconds: 100), .init(false, milliseconds: 1_900)], repeats: true, rest: false)
+            return Timeline(
+                [.init(true, milliseconds: 100), .init(false, milliseconds: 1_900)], repeats: true, rest: false)
         case .measuring:
-            return Timeline([.init(true, milliseconds: 500), .init(false, milliseconds: 500)], repeats: true, rest: false)
+            return Timeline(
+                [.init(true, milliseconds: 500), .init(false, milliseconds: 500)], repeats: true, rest: false)
         case .success:
             return Timeline([.init(true, milliseconds: 3_000)], repeats: false, rest: false)
         case .fault(let code):

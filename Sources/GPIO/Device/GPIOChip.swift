@@ -44,6 +44,13 @@ public protocol GPIOInputLine: AnyObject {
     /// The physical level now: `true` for high.
     func value() throws(GPIOError) -> Bool
 
+    /// Readable while an edge is pending, for `poll(2)` together with other sources; owned by the
+    /// line (never close it).
+    func eventFileDescriptor() throws(GPIOError) -> CInt
+
+    /// The edges pending now, oldest first, without waiting.
+    func readEdges() throws(GPIOError) -> [GPIOEdge]
+
     /// Waits up to `timeoutNanoseconds` for the next edge and returns it, or `nil` when the time
     /// passed without one (or a signal interrupted the wait, so the caller can check for stop).
     /// Edges are returned in order, none is dropped while the kernel's queue has room.

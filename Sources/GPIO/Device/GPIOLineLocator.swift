@@ -22,7 +22,9 @@ public final class GPIOLineLocator {
     /// - Parameters:
     ///   - directory: Where the `gpiochip*` nodes are (`/dev`; a temporary directory in tests).
     ///   - open: How to open one (libgpiod by default; a simulated chip in tests).
-    public init(directory: String = "/dev", open: @escaping Opener = { path throws(GPIOError) in try LibgpiodChip(path: path) }) {
+    public init(
+        directory: String = "/dev", open: @escaping Opener = { path throws(GPIOError) in try LibgpiodChip(path: path) }
+    ) {
         self.directory = directory
         self.open = open
     }

@@ -142,9 +142,7 @@ public final class LibgpiodInputLine: GPIOInputLine {
 
     public var id: GPIOLineID { handle.id }
 
-    /// The descriptor that becomes readable when an edge is pending, for `poll(2)` together with
-    /// other sources; owned by the line (never close it). The corresponding call is
-    /// `gpiod_line_event_get_fd` (v1) or `gpiod_line_request_get_fd` (v2).
+    /// The corresponding call is `gpiod_line_event_get_fd` (v1) or `gpiod_line_request_get_fd` (v2).
     public func eventFileDescriptor() throws(GPIOError) -> CInt {
         let fd = romdev_gpio_line_event_fd(try handle.live(.waitForEdge))
         guard fd >= 0 else {
@@ -160,6 +158,15 @@ public final class LibgpiodInputLine: GPIOInputLine {
             throw .line(.readValue, id, errno: .current)
         }
         return level == 1
+    }
+
+    /// Reads edges while a wait of zero finds one pending.
+    public func readEdges() throws(GPIOError) -> [GPIOEdge] {
+        var edges: [GPIOEdge] = []
+        while let edge = try waitForEdge(timeoutNanoseconds: 0) {
+            edges.append(edge)
+        }
+        return edges
     }
 
     /// The corresponding calls are `gpiod_line_event_wait` then `gpiod_line_event_read` (v1), or

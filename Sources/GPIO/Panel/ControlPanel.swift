@@ -1,8 +1,12 @@
+import LinuxSystem
+
 /// The appliance's controls: the debounced button, and the LED and buzzer behind a
 /// `CueController`, requested from a configuration.
 ///
-/// The daemon's loop calls `waitForButton(untilNanoseconds:)`, which keeps the cues playing while
-/// it waits, and `shutDown()` on every way out.
+/// The daemon's loop polls ``pollDescriptors`` with its other sources until
+/// ``nextDeadlineNanoseconds`` at the latest, then calls ``service()``, which takes the button's
+/// edges and moves the cues on; `shutDown()` on every way out. ``waitForButton(untilNanoseconds:)``
+/// does the same for a program that waits for nothing else.
 public final class ControlPanel {
     /// Opens a PWM buzzer; injectable so tests use a fake sysfs directory.
     public typealias PWMOpener = (_ chipDirectory: String, _ channel: Int) throws(GPIOError) -> any Buzzer
@@ -13,6 +17,9 @@ public final class ControlPanel {
     private let outputs: [any GPIOOutputLine]
     private let clock: any GPIOClock
     private var debouncer: ButtonDebouncer
+    private let buttonDescriptor: CInt
+    /// Ends ``waitForButton(untilNanoseconds:)`` at the next debounce or cue step.
+    private let alarm: any ClockAlarm
 
     /// Requests the LED and buzzer (driven low, so nothing lights or sounds), then the button.
     ///
@@ -29,7 +36,7 @@ public final class ControlPanel {
         openPWM: PWMOpener = { chip, channel throws(GPIOError) in try PWMBuzzer(chipDirectory: chip, channel: channel) }
     ) throws(GPIOError) {
         var outputs: [any GPIOOutputLine] = []
-        do {
+        do throws(GPIOError) {
             let ledAt = try locator.locate(configuration.led, on: configuration.chip)
             let led = try ledAt.chip.requestOutput(offset: ledAt.offset, consumer: consumer, initialValue: false)
             outputs.append(led)
@@ -44,7 +51,19 @@ public final class ControlPanel {
                 buzzer = try openPWM(chipDirectory, channel)
             }
             let buttonAt = try locator.locate(configuration.button, on: configuration.chip)
-            button = try buttonAt.chip.requestInput(offset: buttonAt.offset, consumer: consumer)
+            let button = try buttonAt.chip.requestInput(offset: buttonAt.offset, consumer: consumer)
+            self.button = button
+            do throws(GPIOError) {
+                buttonDescriptor = try button.eventFileDescriptor()
+                do {
+                    alarm = try clock.makeAlarm()
+                } catch {
+                    throw .line(.waitForEdge, button.id, errno: error)
+                }
+            } catch {
+                button.release()
+                throw error
+            }
             cues = CueController(led: led, buzzer: buzzer)
         } catch {
             for line in outputs {
@@ -63,6 +82,33 @@ public final class ControlPanel {
         debouncer.isPressed
     }
 
+    /// What to poll for the panel: the button's edge events.
+    public var pollDescriptors: [PollDescriptor] {
+        [PollDescriptor(buttonDescriptor, .readable)]
+    }
+
+    /// When ``service()`` is due without a new edge: the debouncer's or the cues' next step; nil
+    /// when neither has one.
+    public var nextDeadlineNanoseconds: UInt64? {
+        [debouncer.nextDeadlineNanoseconds, cues.nextDeadline(afterNanoseconds: clock.nowNanoseconds)].compactMap { $0 }
+            .min()
+    }
+
+    /// Takes the button's pending edges and moves the debouncer and the cues on to now. Never
+    /// blocks.
+    /// - Returns: The button events that became certain, in order.
+    /// - Throws: A `GPIOError` from the button or the cue outputs.
+    public func service() throws(GPIOError) -> [ButtonEvent] {
+        var events: [ButtonEvent] = []
+        for edge in try button.readEdges() {
+            events += debouncer.handle(edge)
+        }
+        let now = clock.nowNanoseconds
+        events += debouncer.advance(toNanoseconds: now)
+        try cues.update(atNanoseconds: now)
+        return events
+    }
+
     /// Waits for button events until `deadline` (nanoseconds on the clock), updating the cues
     /// whenever they change meanwhile.
     ///
@@ -71,20 +117,18 @@ public final class ControlPanel {
     /// - Throws: A `GPIOError` from the button or the cue outputs.
     public func waitForButton(untilNanoseconds deadline: UInt64) throws(GPIOError) -> [ButtonEvent] {
         while true {
-            let now = clock.nowNanoseconds
-            try cues.update(atNanoseconds: now)
-            let due = debouncer.advance(toNanoseconds: now)
-            if !due.isEmpty || now >= deadline {
-                return due
+            let events = try service()
+            if !events.isEmpty || clock.nowNanoseconds >= deadline {
+                return events
             }
-            let wake = [deadline, debouncer.nextDeadlineNanoseconds, cues.nextDeadline(afterNanoseconds: now)]
-                .compactMap { $0 }.min() ?? deadline
-            if let edge = try button.waitForEdge(timeoutNanoseconds: wake - min(wake, now)) {
-                let events = debouncer.handle(edge)
-                if !events.isEmpty {
-                    return events
-                }
-            } else if clock.nowNanoseconds < wake {
+            var descriptors = pollDescriptors + [PollDescriptor(alarm.descriptor, .readable)]
+            do {
+                try alarm.set(atNanoseconds: min(deadline, nextDeadlineNanoseconds ?? deadline))
+                try clock.waitUntilReady(&descriptors)
+            } catch {
+                throw .line(.waitForEdge, button.id, errno: error)
+            }
+            if !descriptors.contains(where: \.isReady) {
                 return []
             }
         }

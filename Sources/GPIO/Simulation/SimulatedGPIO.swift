@@ -1,3 +1,4 @@
+import LinuxSystem
 import Synchronization
 
 /// A simulated GPIO chip for `--simulate` and tests: a button that plays scripted presses on an
@@ -5,7 +6,9 @@ import Synchronization
 ///
 /// It names its lines like a Raspberry Pi header chip (`GPIO0`…), so configuration and
 /// `GPIOLineLocator` work unchanged. Every input line sees the same press script (the appliance
-/// has one button); presses can be added while running, e.g. from stdin.
+/// has one button); presses can be added while running, e.g. from stdin. An input line is
+/// pollable like a kernel line: its descriptor (an alarm of the clock) becomes readable when the
+/// clock reaches its next scripted edge.
 public final class SimulatedGPIO: GPIOChip, Sendable {
     /// An output level change.
     public struct Change: Equatable, Sendable, CustomStringConvertible {
@@ -28,6 +31,8 @@ public final class SimulatedGPIO: GPIOChip, Sendable {
         var edges: [GPIOEdge] = []
         var changes: [Change] = []
         var requested: Set<UInt32> = []
+        /// Per requested input line: how many edges it took, and its alarm.
+        var inputs: [UInt32: (taken: Int, alarm: any ClockAlarm)] = [:]
     }
 
     public let info: GPIOChipInfo
@@ -65,6 +70,20 @@ public final class SimulatedGPIO: GPIOChip, Sendable {
         state.withLock { state in
             state.edges.append(contentsOf: shifted)
             state.edges.sort { $0.timestampNanoseconds < $1.timestampNanoseconds }
+            for offset in state.inputs.keys {
+                Self.rearm(offset, in: &state)
+            }
+        }
+    }
+
+    /// Sets input `offset`'s alarm to its next edge, or clears it when the script has no more.
+    private static func rearm(_ offset: UInt32, in state: inout State) {
+        guard let input = state.inputs[offset] else { return }
+        // An alarm fails only when its descriptor is broken; the line's next read reports that.
+        if input.taken < state.edges.count {
+            try? input.alarm.set(atNanoseconds: state.edges[input.taken].timestampNanoseconds)
+        } else {
+            try? input.alarm.clear()
         }
     }
 
@@ -91,6 +110,17 @@ public final class SimulatedGPIO: GPIOChip, Sendable {
 
     public func requestInput(offset: UInt32, consumer: String) throws(GPIOError) -> any GPIOInputLine {
         let id = try claim(offset, for: .requestInput)
+        let alarm: any ClockAlarm
+        do {
+            alarm = try clock.makeAlarm()
+        } catch {
+            unclaim(offset)
+            throw .line(.requestInput, id, errno: error)
+        }
+        state.withLock { state in
+            state.inputs[offset] = (0, alarm)
+            Self.rearm(offset, in: &state)
+        }
         return SimulatedInputLine(id: id, chip: self)
     }
 
@@ -116,7 +146,27 @@ public final class SimulatedGPIO: GPIOChip, Sendable {
     }
 
     func unclaim(_ offset: UInt32) {
-        _ = state.withLock { $0.requested.remove(offset) }
+        state.withLock { state in
+            state.requested.remove(offset)
+            state.inputs[offset] = nil
+        }
+    }
+
+    /// Input `offset`'s alarm descriptor.
+    func eventDescriptor(of offset: UInt32) -> CInt? {
+        state.withLock { $0.inputs[offset]?.alarm.descriptor }
+    }
+
+    /// The edges of input `offset` that are due and not taken yet; takes them.
+    func takeDueEdges(of offset: UInt32) -> [GPIOEdge] {
+        let now = clock.nowNanoseconds
+        return state.withLock { state in
+            guard let input = state.inputs[offset] else { return [] }
+            let due = state.edges[input.taken...].prefix { $0.timestampNanoseconds <= now }
+            state.inputs[offset]?.taken += due.count
+            Self.rearm(offset, in: &state)
+            return Array(due)
+        }
     }
 
     func record(_ line: GPIOLineID, _ value: Bool) {
@@ -132,17 +182,23 @@ public final class SimulatedGPIO: GPIOChip, Sendable {
         }
     }
 
-    /// Waits for the first edge after `cursor` edges have been taken, as `waitForEdge` does.
-    func nextEdge(after cursor: Int, timeoutNanoseconds: UInt64) -> GPIOEdge? {
+    /// Waits for input `offset`'s next edge, as `waitForEdge` does, and takes it.
+    func nextEdge(of offset: UInt32, timeoutNanoseconds: UInt64) -> GPIOEdge? {
         let now = clock.nowNanoseconds
         let deadline = now.addingReportingOverflow(timeoutNanoseconds)
         let limit = deadline.overflow ? UInt64.max : deadline.partialValue
-        let next = state.withLock { state in cursor < state.edges.count ? state.edges[cursor] : nil }
+        let next = state.withLock { state in
+            state.inputs[offset].flatMap { $0.taken < state.edges.count ? state.edges[$0.taken] : nil }
+        }
         guard let next, next.timestampNanoseconds <= limit else {
             clock.sleep(untilNanoseconds: limit)
             return nil
         }
         clock.sleep(untilNanoseconds: next.timestampNanoseconds)
+        state.withLock { state in
+            state.inputs[offset]?.taken += 1
+            Self.rearm(offset, in: &state)
+        }
         return next
     }
 }
@@ -151,7 +207,6 @@ public final class SimulatedGPIO: GPIOChip, Sendable {
 final class SimulatedInputLine: GPIOInputLine {
     let id: GPIOLineID
     private let chip: SimulatedGPIO
-    private var taken = 0
     private var released = false
 
     init(id: GPIOLineID, chip: SimulatedGPIO) {
@@ -164,13 +219,21 @@ final class SimulatedInputLine: GPIOInputLine {
         return chip.buttonLevel(at: chip.nowNanoseconds)
     }
 
+    func eventFileDescriptor() throws(GPIOError) -> CInt {
+        guard !released, let descriptor = chip.eventDescriptor(of: id.offset) else {
+            throw .line(.waitForEdge, id, errno: .badFileDescriptor)
+        }
+        return descriptor
+    }
+
+    func readEdges() throws(GPIOError) -> [GPIOEdge] {
+        guard !released else { throw .line(.readEdge, id, errno: .badFileDescriptor) }
+        return chip.takeDueEdges(of: id.offset)
+    }
+
     func waitForEdge(timeoutNanoseconds: UInt64) throws(GPIOError) -> GPIOEdge? {
         guard !released else { throw .line(.waitForEdge, id, errno: .badFileDescriptor) }
-        let edge = chip.nextEdge(after: taken, timeoutNanoseconds: timeoutNanoseconds)
-        if edge != nil {
-            taken += 1
-        }
-        return edge
+        return chip.nextEdge(of: id.offset, timeoutNanoseconds: timeoutNanoseconds)
     }
 
     func release() {

@@ -6,7 +6,9 @@ import Foundation
 struct AdherenceCommand: CommandAction, Hashable {
     static let from = Option.value("from", valueName: "date", help: "The first day.", isRequired: true)
     static let to = Option.value("to", valueName: "date", help: "The day after the last (exclusive).", isRequired: true)
-    static let json = Option.flag("json", help: "Print JSON: {time_zone, days: [{date, state, fraction}]}; state is progress, no_events or no_tasks.")
+    static let json = Option.flag(
+        "json",
+        help: "Print JSON: {time_zone, days: [{date, state, fraction}]}; state is progress, no_events or no_tasks.")
 
     static let command = Command(
         name: "adherence", abstract: "Show adherence per day.",
@@ -40,13 +42,18 @@ struct AdherenceCommand: CommandAction, Hashable {
         try CareDay.checkWindowLength(from: start, to: end, firstDay, endDay, doing: what)
         let days = try attempt(what) { try careStore.fetchAdherence(from: start, to: end) }
         if asJSON {
-            context.output.write(JSONValue.object([
-                ("time_zone", .string(calendar.timeZone.identifier)),
-                ("days", .array(days.map { day in
-                    guard case .object(let fields) = CareOutput.json(day.adherence) else { return .null }
-                    return .object([("date", .string(LocalTime.day(day.day, calendar: calendar)))] + fields)
-                })),
-            ]).rendered())
+            context.output.write(
+                JSONValue.object([
+                    ("time_zone", .string(calendar.timeZone.identifier)),
+                    (
+                        "days",
+                        .array(
+                            days.map { day in
+                                guard case .object(let fields) = CareOutput.json(day.adherence) else { return .null }
+                                return .object([("date", .string(LocalTime.day(day.day, calendar: calendar)))] + fields)
+                            })
+                    ),
+                ]).rendered())
             return
         }
         for day in days {

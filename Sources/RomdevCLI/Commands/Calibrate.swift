@@ -80,7 +80,8 @@ struct CalibrateAction: CommandAction, Equatable {
 
     func run(in context: CommandContext) throws {
         if replayPath == nil, case .hardware = source,
-            let reply = try DaemonControl(environment: context.environment).forward(.calibrate, doing: "could not calibrate the sensor")
+            let reply = try DaemonControl(environment: context.environment).forward(
+                .calibrate, doing: "could not calibrate the sensor")
         {
             context.output.line("Calibrated by the romdev daemon: \(reply.message)")
             return
@@ -99,7 +100,7 @@ struct CalibrateAction: CommandAction, Equatable {
             if directory != "." {
                 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             }
-            try AtomicFile.write(String(decoding: calibration.json(), as: UTF8.self) + "\n", to: file.path)
+            try file.save(calibration)
         }
         context.output.write(Self.summary(calibration))
         context.output.line("Saved to \(file.path).")
@@ -117,7 +118,7 @@ struct CalibrateAction: CommandAction, Equatable {
         parameters.biasSeconds = biasSeconds
         let seconds = biasSeconds
         do {
-            return try SensorCalibration(
+            return try CalibrationRun(
                 sensor: sensor, parameters: parameters,
                 pacing: sensorClock == nil ? .dispatchTimer : .sleeping(clock),
                 onStep: { step in output.line(Self.prompt(for: step, biasSeconds: seconds)) }
@@ -130,7 +131,8 @@ struct CalibrateAction: CommandAction, Equatable {
                     why: CalibrationError.moved(gyroDeviation: gyro, accelerationDeviation: acceleration).description,
                     hint: "lay the sensor flat on a table, leave it still and run 'romdev calibrate' again")
             case .procedure(let refusal):
-                throw CommandFailure("calibration refused", why: refusal.description, hint: "run 'romdev calibrate' again")
+                throw CommandFailure(
+                    "calibration refused", why: refusal.description, hint: "run 'romdev calibrate' again")
             case .sensor(let sensorError):
                 throw CommandFailure("calibration failed", why: sensorError.description, hint: sensorError.hint)
             case .aborted:
@@ -166,14 +168,16 @@ struct CalibrateAction: CommandAction, Equatable {
                     hint: "record the procedure again")
             }
             if procedure.step != before {
-                output.line("At \(fixed(sample.time, 2)) s: " + Self.prompt(for: procedure.step, biasSeconds: biasSeconds))
+                output.line(
+                    "At \(fixed(sample.time, 2)) s: " + Self.prompt(for: procedure.step, biasSeconds: biasSeconds))
             }
             if procedure.step == .finished { break }
         }
         guard let calibration = procedure.calibration, procedure.step == .finished else {
             throw CommandFailure(
                 "calibration incomplete",
-                why: "the recording ends (at \(fixed(recording.samples[recording.samples.count - 1].time, 2)) s) during step "
+                why:
+                    "the recording ends (at \(fixed(recording.samples[recording.samples.count - 1].time, 2)) s) during step "
                     + Self.stepName(procedure.step),
                 hint: "record the whole procedure, from lying still to the knee swing and back")
         }

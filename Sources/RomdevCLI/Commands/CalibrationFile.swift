@@ -60,6 +60,11 @@ struct CalibrationFile: Hashable {
         }
     }
 
+    /// Replaces the file with `calibration`: readers see the old file or the whole new one.
+    func save(_ calibration: Calibration) throws(AtomicFile.WriteError) {
+        try AtomicFile.write(String(decoding: calibration.json(), as: UTF8.self) + "\n", to: path)
+    }
+
     /// How the calibration used was chosen, for output: "calibration.json (default)" or a path.
     func describe(_ calibration: Calibration?) -> String {
         guard calibration != nil else { return "none (no \(path); run 'romdev calibrate')" }

@@ -23,12 +23,15 @@ enum CareDay {
     }
 
     /// The first event of a task on a day, or a failure saying there is none.
-    static func firstEvent(of taskID: String, on day: DateInterval, in store: CareStore, doing what: String) throws -> Event {
+    static func firstEvent(of taskID: String, on day: DateInterval, in store: CareStore, doing what: String) throws
+        -> Event
+    {
         let events = try attempt(what) { try store.fetchEvents(taskID: taskID, from: day.start, to: day.end) }
         guard let event = events.first else {
             let dayText = LocalTime.day(day.start, calendar: store.calendar)
-            throw CommandFailure(what, why: "task '\(taskID)' has no event on \(dayText)",
-                                 hint: "'romdev events --task \(taskID) --from DATE --to DATE' lists its events")
+            throw CommandFailure(
+                what, why: "task '\(taskID)' has no event on \(dayText)",
+                hint: "'romdev events --task \(taskID) --from DATE --to DATE' lists its events")
         }
         return event
     }
@@ -51,7 +54,8 @@ enum CareDay {
         } catch .intervalTooLong(_, _, let maximumDays) {
             throw CommandFailure(
                 what,
-                why: "--from \(start) to --to \(end) is longer than \(maximumDays) days, the longest window a query takes",
+                why:
+                    "--from \(start) to --to \(end) is longer than \(maximumDays) days, the longest window a query takes",
                 hint: "ask for shorter windows, one after the other", exitStatus: 64)
         } catch {
             throw CommandFailure(what, why: "--to \(end) must be after --from \(start)")

@@ -4,8 +4,10 @@ import Foundation
 
 /// `romdev checkin`: records the day's pain and sleep answers.
 struct CheckinCommand: CommandAction, Hashable {
-    static let pain = Option.value("pain", valueName: "n", help: "Pain from 1 (least) to 10 (worst), a whole number.", isRequired: true)
-    static let sleep = Option.value("sleep", valueName: "hours", help: "Hours of sleep last night, 0 to 12 in steps of 0.5.", isRequired: true)
+    static let pain = Option.value(
+        "pain", valueName: "n", help: "Pain from 1 (least) to 10 (worst), a whole number.", isRequired: true)
+    static let sleep = Option.value(
+        "sleep", valueName: "hours", help: "Hours of sleep last night, 0 to 12 in steps of 0.5.", isRequired: true)
     static let date = Option.value("date", valueName: "date", help: "The day of the check-in (default: today).")
 
     static let command = Command(
@@ -51,11 +53,14 @@ struct CheckinCommand: CommandAction, Hashable {
         let values = checkIn.outcomeValues(createdDate: now)
         do {
             try careStore.addOutcome(
-                NewOutcome(taskUUID: event.task.uuid, occurrence: event.scheduleEvent.occurrence, values: values), now: now)
+                NewOutcome(taskUUID: event.task.uuid, occurrence: event.scheduleEvent.occurrence, values: values),
+                now: now)
         } catch .care(.duplicateOutcome) {
             throw CommandFailure(
                 what, why: "the check-in of \(LocalTime.day(interval.start, calendar: calendar)) is already recorded",
-                hint: "to replace it, first run 'romdev outcome delete --task checkin --occurrence \(event.scheduleEvent.occurrence)'")
+                hint:
+                    "to replace it, first run 'romdev outcome delete --task checkin --occurrence \(event.scheduleEvent.occurrence)'"
+            )
         } catch {
             throw CommandFailure(what, why: "\(error)", hint: error.hint)
         }

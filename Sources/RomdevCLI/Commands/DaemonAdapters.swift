@@ -1,6 +1,7 @@
 import Appliance
 import Foundation
 import GPIO
+import LinuxSystem
 import ServiceSupport
 
 /// The journal and the service manager.
@@ -37,6 +38,12 @@ final class ControlServerRequests: ControlRequestSource {
     init(server: ControlServer, logger: ServiceLogger) {
         self.server = server
         self.logger = logger
+    }
+
+    var pollDescriptors: [PollDescriptor] { server.pollDescriptors }
+
+    var nanosecondsUntilDeadline: UInt64? {
+        server.nextDeadlineNanoseconds.map { $0 - min($0, server.nowNanoseconds) }
     }
 
     func takeRequests() -> [PendingControlRequest] {

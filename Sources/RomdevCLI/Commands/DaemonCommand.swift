@@ -11,24 +11,36 @@ struct DaemonCommand: CommandAction, Equatable {
     static let printConfig = Option.flag(
         "print-config", help: "Print the default configuration file, every key commented, and exit.")
     static let checkConfig = Option.flag(
-        "check-config", help: "Read the configuration file, report the first problem (exit 78) or print the settings, and exit.")
+        "check-config",
+        help: "Read the configuration file, report the first problem (exit 78) or print the settings, and exit.")
     static let simulate = Option.flag(
         "simulate", inlineValueName: "scenario",
-        help: "Run on the simulated sensor and GPIO chip, LED and buzzer changes in the log; '--simulate=still' names what the simulated leg does.",
+        help:
+            "Run on the simulated sensor and GPIO chip, LED and buzzer changes in the log; '--simulate=still' names what the simulated leg does.",
         allowedValues: SimulationScenario.names)
     static let seed = Option.value(
         "seed", valueName: "n", help: "Simulation only: seed of the simulated sensor's noise.", defaultValue: "0")
     static let pressAt = Option.value(
         "press-at", valueName: "list",
-        help: "Simulation only: button presses after the start, e.g. 7s,40s+2s (+HOLD for a long press). Without it, each line on standard input is a short press ('long' for a long one).")
+        help:
+            "Simulation only: button presses after the start, e.g. 7s,40s+2s (+HOLD for a long press). Without it, each line on standard input is a short press ('long' for a long one)."
+    )
     static let startAt = Option.value(
         "start-at", valueName: "time",
-        help: "Simulation only: the wall clock's start, local time in the plan's zone, e.g. 2026-06-08T08:59:55 (default: now).")
+        help:
+            "Simulation only: the wall clock's start, local time in the plan's zone, e.g. 2026-06-08T08:59:55 (default: now)."
+    )
     static let exitAfter = Option.value(
         "exit-after", valueName: "n", help: "Simulation only: stop after N measurements have ended (stored or failed).")
     static let timeScale = Option.value(
         "time-scale", valueName: "factor",
-        help: "Simulation only: run simulated time this many times faster than real time (1 to 1000).", defaultValue: "1")
+        help: "Simulation only: run simulated time this many times faster than real time (1 to 1000).",
+        defaultValue: "1")
+    static let boardGPIO = Option.flag(
+        "board-gpio",
+        help:
+            "Simulation only: the simulated sensor with the configuration's button, LED and buzzer on the board's GPIO chips, in real time."
+    )
 
     static let command = Command(
         name: "daemon", abstract: "Run the appliance: reminders, the button and guided measurements.",
@@ -65,7 +77,7 @@ struct DaemonCommand: CommandAction, Equatable {
                     file, the line and the key.
             """,
         options: [config, printConfig, checkConfig] + StoreOptions.options
-            + [simulate, seed, pressAt, startAt, exitAfter, timeScale],
+            + [simulate, seed, pressAt, startAt, exitAfter, timeScale, boardGPIO],
         make: { try DaemonCommand($0) })
 
     /// What `--simulate` and its options ask for.
@@ -77,6 +89,8 @@ struct DaemonCommand: CommandAction, Equatable {
         var startAt: DateArgument?
         var exitAfter: Int?
         var timeScale: Double
+        /// The board's GPIO lines instead of the simulated chip (presses come from the button).
+        var boardGPIO = false
     }
 
     enum Mode: Equatable {
@@ -119,10 +133,18 @@ struct DaemonCommand: CommandAction, Equatable {
     private static func simulation(_ values: ParsedValues) throws -> Simulation? {
         let simulationOnly = [seed, pressAt, startAt, exitAfter, timeScale]
         guard values.isSet(simulate) else {
-            if let given = simulationOnly.first(where: { !values.strings($0).isEmpty }) {
+            if let given = simulationOnly.first(where: { !values.strings($0).isEmpty })
+                ?? (values.isSet(boardGPIO) ? boardGPIO : nil)
+            {
                 throw UsageError("The option '\(given.longName)' only applies with '--simulate'")
             }
             return nil
+        }
+        let boardGPIO = values.isSet(Self.boardGPIO)
+        // The board's button gives kernel timestamps on the host's monotonic clock: no scripted
+        // presses, no scaled time.
+        if boardGPIO, let given = [pressAt, timeScale].first(where: { !values.strings($0).isEmpty }) {
+            throw UsageError("The option '\(given.longName)' does not apply with '--board-gpio'")
         }
         return Simulation(
             scenario: values.strings(simulate).last ?? "knee-extension",
@@ -132,7 +154,8 @@ struct DaemonCommand: CommandAction, Equatable {
             exitAfter: try values.value(exitAfter) { text -> Int? in Int(text).flatMap { $0 >= 1 ? $0 : nil } },
             timeScale: try values.value(timeScale) { text -> Double? in
                 NumberArgument.decimal(text).flatMap { (1...1000).contains($0) ? $0 : nil }
-            } ?? 1)
+            } ?? 1,
+            boardGPIO: boardGPIO)
     }
 
     func run(in context: CommandContext) throws {

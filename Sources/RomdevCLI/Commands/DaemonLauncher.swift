@@ -23,6 +23,15 @@ struct DaemonLauncher {
     let simulation: DaemonCommand.Simulation?
 
     func run(in context: CommandContext) throws {
+        // First, so that the threads started below inherit the blocked stop and reload signals
+        // and those stay pending for the loop's signal descriptor.
+        let signals: SignalWatcher
+        do {
+            signals = try SignalWatcher()
+        } catch {
+            throw CommandFailure("cannot install the signal handlers", why: "\(error)")
+        }
+        defer { signals.restore() }
         let logger = ServiceLogger()
         let notifier: ServiceNotifier
         do {
@@ -36,7 +45,8 @@ struct DaemonLauncher {
         let storeOptions = StoreOptions(path: store.path ?? configuration.storePath)
         let location = try storeOptions.checkedLocation(in: context).location
         let careStore = try attempt("could not open the care store at \(location.path)") {
-            try CareStore(path: location.path, access: .create, timeZone: configuration.timeZone ?? context.defaultTimeZone)
+            try CareStore(
+                path: location.path, access: .create, timeZone: configuration.timeZone ?? context.defaultTimeZone)
         }
         logger.notice("care store \(location.path) (from \(location.source.rawValue))")
 
@@ -46,21 +56,17 @@ struct DaemonLauncher {
         let calibration = try calibrationFile.load()
         let sensorSettings = try MPU6050Configuration(sampleRateHz: configuration.sampleRateHz)
         let openSensor = sensorOpener(clock: clocks.sensor)
-        let sensorLocation = simulation.map { "simulated \($0.scenario) sensor" }
+        let sensorLocation =
+            simulation.map { "simulated \($0.scenario) sensor" }
             ?? "\(configuration.i2cBus) at \(addressText(configuration.i2cAddress))"
         let probe = SensorIdentityProbe(location: sensorLocation, openSensor: openSensor)
-        let sensorProblem = probe.problem()
-        let measurements = SensorMeasurements(
-            configuration: sensorSettings, calibration: calibration,
-            pacing: simulation == nil ? .realTime : .sensorClock, openSensor: openSensor)
+        var sensorProblem: MPU6050Error?
+        do { try probe.check() } catch { sensorProblem = error }
         logger.info("calibration: \(calibrationFile.describe(calibration))")
-        let calibrationPath = calibrationFile.path
-        let calibrations = SensorCalibrations(
-            configuration: sensorSettings, pacing: simulation == nil ? .realTime : .sensorClock,
-            measurements: measurements,
-            save: { calibration in
-                try AtomicFile.write(String(decoding: calibration.json(), as: UTF8.self) + "\n", to: calibrationPath)
-            },
+        let procedures = SensorProcedureStarter(
+            configuration: sensorSettings, calibration: calibration,
+            pacing: simulation == nil ? .realTime : .sensorClock,
+            saveCalibration: { calibration throws(AtomicFile.WriteError) in try calibrationFile.save(calibration) },
             openSensor: openSensor)
 
         // 3. The button, LED and buzzer.
@@ -85,41 +91,43 @@ struct DaemonLauncher {
         let wallClock: any WallClock
         if let simulation {
             let calendar = careStore.calendar
-            let start = try simulation.startAt.map { argument -> Date in
-                guard let date = argument.date(in: calendar) else {
-                    throw CommandFailure("the start time \(argument) does not exist in \(calendar.timeZone.identifier)")
-                }
-                return date
-            } ?? context.now()
+            let start =
+                try simulation.startAt.map { argument -> Date in
+                    guard let date = argument.date(in: calendar) else {
+                        throw CommandFailure(
+                            "the start time \(argument) does not exist in \(calendar.timeZone.identifier)")
+                    }
+                    return date
+                } ?? context.now()
             wallClock = SimulatedWallClock(start: start, monotonic: clocks.monotonic)
             if let simulatedChip, simulation.presses == nil {
                 StandardInputPresses.start(chip: simulatedChip, logger: logger)
             }
-            logger.notice("simulation: wall clock from \(LocalTime.iso8601(start, calendar: calendar)), time \(format(simulation.timeScale, 0))x")
+            logger.notice(
+                "simulation: wall clock from \(LocalTime.iso8601(start, calendar: calendar)), time \(format(simulation.timeScale, 0))x"
+            )
         } else {
             wallClock = SystemWallClock()
         }
 
-        let signals: SignalWatcher
-        do {
-            signals = try SignalWatcher()
-        } catch {
-            try? panel?.shutDown()
-            throw CommandFailure("cannot install the signal handlers", why: "\(error)")
-        }
-        defer { signals.restore() }
         let daemon = ApplianceDaemon(
             parts: ApplianceDaemon.Parts(
                 store: careStore, panel: panel, monotonic: clocks.monotonic, wallClock: wallClock, sensor: probe,
-                measurements: measurements, output: output,
+                measurements: procedures, output: output,
                 clockSynchronized: simulation == nil ? { ClockSynchronization.isSynchronized() } : { true },
                 stopRequested: { signals.isStopRequested }, reloadRequested: { signals.takeReloadRequest() },
-                loadConfiguration: reloadConfiguration, requests: requests, calibrations: calibrations),
+                signalDescriptor: signals.descriptor,
+                loadConfiguration: reloadConfiguration, requests: requests, calibrations: procedures),
             settings: ApplianceDaemon.Settings(
                 configuration: configuration,
                 watchdog: ServiceWatchdog(environment: context.environment, processID: getpid()),
                 exitAfterMeasurements: simulation?.exitAfter))
-        daemon.run(sensorProblem: sensorProblem, panelProblem: panelProblem)
+        do {
+            try daemon.run(sensorProblem: sensorProblem, panelProblem: panelProblem)
+        } catch {
+            try? panel?.shutDown()
+            throw CommandFailure("cannot start the daemon's loop", why: "\(error)")
+        }
     }
 
     /// The daemon's clocks: the host's, or one scaled simulated time for everything.
@@ -130,7 +138,8 @@ struct DaemonLauncher {
         init(simulation: DaemonCommand.Simulation?) {
             if let simulation {
                 let scaled = ScaledClock(rate: simulation.timeScale)
-                monotonic = scaled
+                // The board's button events carry CLOCK_MONOTONIC timestamps; time is not scaled then.
+                monotonic = simulation.boardGPIO ? SystemGPIOClock() : scaled
                 sensor = scaled
             } else {
                 monotonic = SystemGPIOClock()
@@ -140,31 +149,40 @@ struct DaemonLauncher {
     }
 
     /// Opens the sensor for one session or probe: the I2C adapter, or a fresh simulated sensor.
-    func sensorOpener(clock: any MonotonicClock) -> SensorMeasurements.OpenSensor {
+    func sensorOpener(clock: any MonotonicClock) -> SensorProcedureStarter.OpenSensor {
         if let simulation {
-            let scenario = SimulationScenario.named(simulation.scenario, seed: simulation.seed) ?? .kneeExtension(seed: simulation.seed)
+            let scenario =
+                SimulationScenario.named(simulation.scenario, seed: simulation.seed)
+                ?? .kneeExtension(seed: simulation.seed)
             let address = configuration.i2cAddress
-            return {
+            return { () throws(MPU6050Error) -> MPU6050 in
                 try MPU6050(bus: SimulatedMPU6050(scenario: scenario, clock: clock), address: address, clock: clock)
             }
         }
         let bus = configuration.i2cBus
         let address = configuration.i2cAddress
-        return { try MPU6050(bus: try LinuxI2CBus(path: bus), address: address, clock: clock) }
+        return { () throws(MPU6050Error) -> MPU6050 in
+            let adapter: LinuxI2CBus
+            do throws(I2CError) { adapter = try LinuxI2CBus(path: bus) } catch { throw .bus(error) }
+            return try MPU6050(bus: adapter, address: address, clock: clock)
+        }
     }
 
-    /// Requests the lines on the board's chips, or on a simulated chip whose output changes are
-    /// logged. Lines that cannot be requested give no panel and the reason, with what to check:
+    /// Requests the lines on the board's chips (also with `--board-gpio`), or on a simulated chip
+    /// whose output changes are logged. Lines that cannot be requested give no panel and the reason, with what to check:
     /// the daemon runs on without them.
-    func controlPanel(clock: any GPIOClock, logger: ServiceLogger) -> (panel: ControlPanel?, problem: String?, chip: SimulatedGPIO?) {
+    func controlPanel(clock: any GPIOClock, logger: ServiceLogger) -> (
+        panel: ControlPanel?, problem: GPIOError?, chip: SimulatedGPIO?
+    ) {
         var lines = configuration.gpio
         let locator: GPIOLineLocator
         var chip: SimulatedGPIO?
-        if let simulation {
+        if let simulation, !simulation.boardGPIO {
             let names = Self.lineNames(lines)
             let simulated = SimulatedGPIO(clock: clock, presses: simulation.presses ?? []) { change in
                 let name = change.line.name.flatMap { names[$0] } ?? change.line.description
-                logger.info("sim +\(format(Double(change.atNanoseconds) / 1e9, 2))s \(name) \(change.value ? "on" : "off")")
+                logger.info(
+                    "sim +\(format(Double(change.atNanoseconds) / 1e9, 2))s \(name) \(change.value ? "on" : "off")")
             }
             chip = simulated
             lines.chip = .path(simulated.info.path)
@@ -172,11 +190,10 @@ struct DaemonLauncher {
         } else {
             locator = GPIOLineLocator()
         }
-        do {
+        do throws(GPIOError) {
             return (try ControlPanel(configuration: lines, locator: locator, clock: clock), nil, chip)
         } catch {
-            return (nil, "\(error); check the button, led and buzzer keys of the configuration, that the romdev user"
-                + " is in group gpio, and that no other program holds the lines (gpioinfo)", chip)
+            return (nil, error, chip)
         }
     }
 

@@ -35,13 +35,6 @@ public struct DoctorAction: CommandAction, Equatable {
     var calibrationPath: String?
     var store: StoreOptions
 
-    init(source: SensorSource, json: Bool, calibrationPath: String?, store: StoreOptions) {
-        self.source = source
-        self.json = json
-        self.calibrationPath = calibrationPath
-        self.store = store
-    }
-
     public func run(in context: CommandContext) throws {
         let calibration = CalibrationStatus(
             file: try CalibrationFile(explicitPath: calibrationPath, store: store, in: context), now: context.now())
@@ -105,7 +98,8 @@ struct CalibrationStatus: Encodable {
             let written = (try? FileManager.default.attributesOfItem(atPath: file.path)[.modificationDate]) as? Date
             ageSeconds = written.map { max(0, now.timeIntervalSince($0)) }
             let age = ageSeconds.map { Self.age($0) } ?? "of unknown age"
-            detail = "valid, \(age) (\(file.path)), mounting \(calibration.mounting == nil ? "not measured" : "measured")"
+            detail =
+                "valid, \(age) (\(file.path)), mounting \(calibration.mounting == nil ? "not measured" : "measured")"
         } catch {
             status = .invalid
             problem = (error as? CommandFailure)?.why ?? "\(error)"
@@ -116,7 +110,8 @@ struct CalibrationStatus: Encodable {
     /// "3 days old", "5 hours old", "12 minutes old".
     static func age(_ seconds: Double) -> String {
         let (value, unit): (Int, String) =
-            seconds >= 2 * 86_400 ? (Int(seconds / 86_400), "day")
+            seconds >= 2 * 86_400
+            ? (Int(seconds / 86_400), "day")
             : seconds >= 2 * 3600 ? (Int(seconds / 3600), "hour") : (Int(seconds / 60), "minute")
         return "\(value) \(unit)\(value == 1 ? "" : "s") old"
     }
@@ -159,9 +154,10 @@ struct SensorCheckup {
         }
         func fail(_ detail: String, hint: String?) -> [DoctorCheck] {
             checks.append(DoctorCheck(name: Self.names[checks.count], status: .fail, detail: detail, hint: hint))
-            return checks + Self.names.dropFirst(checks.count).map {
-                DoctorCheck(name: $0, status: .skip, detail: "not checked after the failure above")
-            }
+            return checks
+                + Self.names.dropFirst(checks.count).map {
+                    DoctorCheck(name: $0, status: .skip, detail: "not checked after the failure above")
+                }
         }
 
         let opened: OpenedSensorBus
@@ -178,7 +174,9 @@ struct SensorCheckup {
             guard missing.isEmpty else {
                 return fail(
                     MPU6050Error.adapterLacksFunctionality(devicePath: bus.devicePath, missing: missing).description,
-                    hint: "use the SoC's I2C controller (i2c_arm on a Raspberry Pi), not a bit-banged or SMBus-only adapter")
+                    hint:
+                        "use the SoC's I2C controller (i2c_arm on a Raspberry Pi), not a bit-banged or SMBus-only adapter"
+                )
             }
         } catch {
             return fail(error.description, hint: error.hint)
@@ -230,17 +228,21 @@ struct SensorCheckup {
                 hint: "the FIFO lost samples or the temperature is implausible: check the supply voltage "
                     + "and that nothing else uses the bus")
         }
-        pass("\(samples.count) samples in \(format(Self.sampleSeconds, 2)) s on the sensor clock, die at \(format(temperature, 1)) °C")
+        pass(
+            "\(samples.count) samples in \(format(Self.sampleSeconds, 2)) s on the sensor clock, die at \(format(temperature, 1)) °C"
+        )
 
         let count = Double(samples.count)
         let meanAcceleration = samples.map(\.accelerationG).reduce(.zero, +) / count
         let meanRate = samples.map(\.angularRateDPS).reduce(.zero, +) / count
-        let rateVariance = samples.map { ($0.angularRateDPS - meanRate) * ($0.angularRateDPS - meanRate) }
+        let rateVariance =
+            samples.map { ($0.angularRateDPS - meanRate) * ($0.angularRateDPS - meanRate) }
             .reduce(.zero, +) / count
         let gravity = (meanAcceleration * meanAcceleration).sum().squareRoot()
         let offset = max(abs(meanRate.x), abs(meanRate.y), abs(meanRate.z))
         let noise = rateVariance.max().squareRoot()
-        let detail = "|a| = \(format(gravity, 3)) g, gyro mean (\(format(meanRate.x, 2)), \(format(meanRate.y, 2)), "
+        let detail =
+            "|a| = \(format(gravity, 3)) g, gyro mean (\(format(meanRate.x, 2)), \(format(meanRate.y, 2)), "
             + "\(format(meanRate.z, 2))) °/s, noise \(format(noise, 3)) °/s rms"
         // Limits from the datasheet: zero-g offsets ≤ 80 mg and scale ±3 % (so 1 g reads within
         // ±0.15 g), gyro zero-rate output ±20 °/s; at rest the gyro noise is ~0.03 °/s rms.

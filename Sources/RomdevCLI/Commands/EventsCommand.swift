@@ -5,9 +5,13 @@ import Foundation
 /// `romdev events`: a task's events in a window, with their outcomes.
 struct EventsCommand: CommandAction, Hashable {
     static let task = Option.value("task", valueName: "id", help: "The task.", isRequired: true)
-    static let from = Option.value("from", valueName: "date", help: "Start of the window, inclusive (compared with event ends).", isRequired: true)
-    static let to = Option.value("to", valueName: "date", help: "End of the window, exclusive (compared with event starts).", isRequired: true)
-    static let json = Option.flag("json", help: "Print JSON: {task_id, from, to, events: [{task_uuid, occurrence, start, end, all_day, text, outcome}]}.")
+    static let from = Option.value(
+        "from", valueName: "date", help: "Start of the window, inclusive (compared with event ends).", isRequired: true)
+    static let to = Option.value(
+        "to", valueName: "date", help: "End of the window, exclusive (compared with event starts).", isRequired: true)
+    static let json = Option.flag(
+        "json",
+        help: "Print JSON: {task_id, from, to, events: [{task_uuid, occurrence, start, end, all_day, text, outcome}]}.")
 
     static let command = Command(
         name: "events", abstract: "List a task's events and outcomes in a window.",
@@ -40,12 +44,13 @@ struct EventsCommand: CommandAction, Hashable {
         let (from, to) = try Self.window(start, end, calendar: calendar, doing: what)
         let events = try attempt(what) { try careStore.fetchEvents(taskID: taskID, from: from, to: to) }
         if asJSON {
-            context.output.write(JSONValue.object([
-                ("task_id", .string(taskID)),
-                ("from", .string(LocalTime.iso8601(from, calendar: calendar))),
-                ("to", .string(LocalTime.iso8601(to, calendar: calendar))),
-                ("events", .array(events.map { CareOutput.json($0, calendar: calendar) })),
-            ]).rendered())
+            context.output.write(
+                JSONValue.object([
+                    ("task_id", .string(taskID)),
+                    ("from", .string(LocalTime.iso8601(from, calendar: calendar))),
+                    ("to", .string(LocalTime.iso8601(to, calendar: calendar))),
+                    ("events", .array(events.map { CareOutput.json($0, calendar: calendar) })),
+                ]).rendered())
             return
         }
         if events.isEmpty { context.output.line("No events.") }
@@ -56,7 +61,9 @@ struct EventsCommand: CommandAction, Hashable {
 
     /// The instants of a `--from`/`--to` pair, which must be in order and at most
     /// `CareStore.maximumQueryDays` apart.
-    static func window(_ start: DateArgument, _ end: DateArgument, calendar: Calendar, doing what: String) throws -> (Date, Date) {
+    static func window(_ start: DateArgument, _ end: DateArgument, calendar: Calendar, doing what: String) throws -> (
+        Date, Date
+    ) {
         let from = try CareDay.instant(start, calendar: calendar, doing: what)
         let to = try CareDay.instant(end, calendar: calendar, doing: what)
         try CareDay.checkWindowLength(from: from, to: to, start, end, doing: what)

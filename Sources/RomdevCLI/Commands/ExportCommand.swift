@@ -1,15 +1,21 @@
 import Care
 import CareStorage
 import Foundation
+import LinuxSystem
 import ServiceSupport
 
 /// `romdev export`: every outcome, for analysis.
 struct ExportCommand: CommandAction, Hashable {
-    static let format = Option.value("format", valueName: "format", help: "The file format (required without --to).", allowedValues: ["csv", "json"])
-    static let output = Option.value("output", valueName: "file", help: "Write to this file, atomically; it may replace a regular file only (default, or -: standard output).")
+    static let format = Option.value(
+        "format", valueName: "format", help: "The file format (required without --to).", allowedValues: ["csv", "json"])
+    static let output = Option.value(
+        "output", valueName: "file",
+        help: "Write to this file, atomically; it may replace a regular file only (default, or -: standard output).")
     static let to = Option.value(
         "to", valueName: "dir",
-        help: "Write both formats and the report as new files in this directory, e.g. a USB stick, and tell a running daemon.")
+        help:
+            "Write both formats and the report as new files in this directory, e.g. a USB stick, and tell a running daemon."
+    )
 
     static let command = Command(
         name: "export", abstract: "Export every outcome as CSV or JSON.",
@@ -78,13 +84,17 @@ struct ExportCommand: CommandAction, Hashable {
             context.output.line("Exported \(outcomes.count) outcomes to \(path).")
         case .directory(let directory):
             let baseName = Self.baseName(deviceID: metadata.deviceID, at: now)
-            let window = try ReportCommand.window(from: nil, to: nil, store: careStore, now: now, doing: "could not export the report")
+            let window = try ReportCommand.window(
+                from: nil, to: nil, store: careStore, now: now, doing: "could not export the report")
             let names = try attempt("could not export to \(directory)") {
                 let report = try ReportCommand.page(of: careStore, window: window, now: now)
-                return try AtomicFile.createNew([("csv", csv()), ("json", json()), ("html", report)], in: directory, baseName: baseName)
+                return try AtomicFile.createNew(
+                    [("csv", csv()), ("json", json()), ("html", report)], in: directory, baseName: baseName)
             }
             let paths = names.map { (directory.hasSuffix("/") ? directory : directory + "/") + $0 }
-            context.output.line("Exported \(outcomes.count) outcomes to \(paths.dropLast().joined(separator: ", ")) and \(paths.last ?? "").")
+            context.output.line(
+                "Exported \(outcomes.count) outcomes to \(paths.dropLast().joined(separator: ", ")) and \(paths.last ?? "")."
+            )
             tellDaemon(files: names, in: context)
         }
     }
@@ -96,7 +106,8 @@ struct ExportCommand: CommandAction, Hashable {
         calendar.timeZone = TimeZone(identifier: "UTC")!
         let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: instant)
         func two(_ value: Int?) -> String { String(format: "%02d", value ?? 0) }
-        let stamp = String(format: "%04d", parts.year ?? 0) + two(parts.month) + two(parts.day)
+        let stamp =
+            String(format: "%04d", parts.year ?? 0) + two(parts.month) + two(parts.day)
             + "T" + two(parts.hour) + two(parts.minute) + two(parts.second) + "Z"
         return "romdev-\(deviceID.uuidString)-\(stamp)"
     }

@@ -7,13 +7,17 @@ struct InitCommand: CommandAction, Hashable {
     static let start = Option.value(
         "start", valueName: "date", help: "The plan's first day (default: today in the plan's time zone).")
     static let limb = Option.value(
-        "limb", valueName: "limb", help: "The knee measured.", allowedValues: Limb.allCases.map(\.rawValue), defaultValue: "left")
+        "limb", valueName: "limb", help: "The knee measured.", allowedValues: Limb.allCases.map(\.rawValue),
+        defaultValue: "left")
     static let rangeOfMotionProtocol = Option.value(
         "protocol", valueName: "protocol",
-        help: "What the range-of-motion task asks for: extension, or arc (extension, then the foot back under the chair).",
-        allowedValues: RangeOfMotionProtocol.allCases.map(\.rawValue), defaultValue: RangeOfMotionProtocol.extension.rawValue)
+        help:
+            "What the range-of-motion task asks for: extension, or arc (extension, then the foot back under the chair).",
+        allowedValues: RangeOfMotionProtocol.allCases.map(\.rawValue),
+        defaultValue: RangeOfMotionProtocol.extension.rawValue)
     static let timeZone = Option.value(
-        "tz", valueName: "zone", help: "The patient's time zone, e.g. Europe/Paris (default: the system's). It defines the plan's days.")
+        "tz", valueName: "zone",
+        help: "The patient's time zone, e.g. Europe/Paris (default: the system's). It defines the plan's days.")
 
     static let command = Command(
         name: "init", abstract: "Create the care store and the Recover care plan.",
@@ -33,8 +37,10 @@ struct InitCommand: CommandAction, Hashable {
     var timeZone: TimeZone?
     var store: StoreOptions
 
-    init(startDay: DateArgument?, limb: Limb, rangeOfMotionProtocol: RangeOfMotionProtocol = .extension,
-         timeZone: TimeZone?, store: StoreOptions) {
+    init(
+        startDay: DateArgument?, limb: Limb, rangeOfMotionProtocol: RangeOfMotionProtocol = .extension,
+        timeZone: TimeZone?, store: StoreOptions
+    ) {
         self.startDay = startDay
         self.limb = limb
         self.rangeOfMotionProtocol = rangeOfMotionProtocol

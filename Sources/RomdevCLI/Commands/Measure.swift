@@ -1,9 +1,9 @@
+import Appliance
 import Care
 import CareStorage
 import Foundation
 import Fusion
 import Sampling
-import Appliance
 import ServiceSupport
 
 extension Command {
@@ -51,7 +51,10 @@ extension Command {
             the daemon.
             """,
         options: SensorSource.options(defaultScenario: "knee-extension")
-            + [MeasureAction.limbOption, ProtocolOption.option, MeasureAction.jsonOption, MeasureAction.unscheduledOption, CalibrationFile.option]
+            + [
+                MeasureAction.limbOption, ProtocolOption.option, MeasureAction.jsonOption,
+                MeasureAction.unscheduledOption, CalibrationFile.option,
+            ]
             + StoreOptions.options,
         make: { values in
             MeasureAction(
@@ -73,7 +76,8 @@ struct MeasureAction: CommandAction, Equatable {
         allowedValues: Limb.allCases.map(\.rawValue))
     static let jsonOption = Option.flag("json", help: "Print the result as JSON (and no prompts).")
     static let unscheduledOption = Option.flag(
-        "unscheduled", help: "Record the measurement outside the schedule (task \(UnscheduledMeasurements.taskID)).")
+        "unscheduled", help: "Record the measurement outside the schedule (task \(MeasurementTask.unscheduled.taskID))."
+    )
 
     var source: SensorSource
     var limb: Limb?
@@ -104,124 +108,91 @@ struct MeasureAction: CommandAction, Equatable {
             throw CommandFailure(what, why: "the store has no care plan", hint: "run 'romdev init' first")
         }
         // Everything that can refuse the measurement is checked before the patient does it.
-        try attempt(what) {
-            try careStore.checkOnboardingDone(
-                recording: unscheduled ? UnscheduledMeasurements.taskID : RecoverCarePlan.TaskID.rangeOfMotionCheck)
+        let task: MeasurementTask = unscheduled ? .unscheduled : .scheduled
+        let target: MeasurementTarget
+        do {
+            target = try careStore.measurementTarget(task, at: context.now())
+        } catch {
+            throw Self.failure(error, doing: what, task: task)
         }
-        let day = careStore.calendar.dayInterval(containing: context.now())
-        let target = try self.target(on: day, in: careStore, doing: what)
         let calibrationFile = try CalibrationFile(explicitPath: calibrationPath, store: store, in: context)
         let calibration = try calibrationFile.load()
-        let limb = (self.limb ?? settings.limb).rawValue
+        let limb = self.limb ?? settings.limb
 
         let output = PromptOutput(context.output)
         let json = json
         if !json {
             output.line("Calibration: \(calibrationFile.describe(calibration))")
         }
-        let outcome = try LiveMeasurement(
-            source: source, calibration: calibration, clock: context.sensorClock, limb: limb,
+        let report = try PromptedMeasurement(
+            source: source, calibration: calibration, clock: context.sensorClock, limb: limb.rawValue,
             measurementProtocol: measurementProtocol ?? MeasurementProtocol(settings.rangeOfMotionProtocol)
         ).run { line in if !json { output.line(line) } }
 
-        let now = context.now()
-        let result = outcome.result
-        // The daemon's rule: a result it would not store is not stored from here either.
-        if let rejection = result.rejection {
-            throw CommandFailure(
-                "the measurement is not usable; nothing was stored", why: rejection,
-                hint: "sit still until 'Ready', extend the knee as far as you can, then lower it back and hold still")
+        let stored: StoredOutcome
+        do {
+            stored = try careStore.recordMeasurement(report.result, on: target, limb: limb, at: context.now())
+        } catch {
+            throw Self.failure(error, doing: what, task: task)
         }
-        let values = result.outcomeValues(limb: limb, createdDate: now)
-        let stored = try record(values, on: target, day: day, in: careStore, now: now, doing: what)
         let calendar = careStore.calendar
         if json {
-            context.output.write(Self.json(outcome, stored: stored, limb: limb, calendar: calendar).rendered())
+            context.output.write(try Self.json(report, stored: stored, limb: limb, calendar: calendar).rendered())
         } else {
-            context.output.write(Self.text(outcome))
+            context.output.write(Self.text(report))
             context.output.line(
                 "Recorded on \(stored.taskID) occurrence \(stored.outcome.taskOccurrenceIndex) "
                     + "(\(LocalTime.day(stored.outcome.eventStart, calendar: calendar))).")
         }
     }
 
-    /// Where the outcome will go: today's scheduled event, or the unscheduled task's (which may
-    /// not exist yet: it is added only once there is a result to store).
-    private func target(on day: DateInterval, in store: CareStore, doing what: String) throws -> Event? {
-        let taskID = unscheduled ? UnscheduledMeasurements.taskID : RecoverCarePlan.TaskID.rangeOfMotionCheck
-        let event: Event
-        if unscheduled {
-            guard let found = try UnscheduledMeasurements.event(on: day, in: store, doing: what) else { return nil }
-            event = found
-        } else {
-            let events = try attempt(what) { try store.fetchEvents(taskID: taskID, from: day.start, to: day.end) }
-            guard let first = events.first else {
-                throw CommandFailure(
-                    what, why: "no range-of-motion measurement is due today (\(LocalTime.day(day.start, calendar: store.calendar)))",
-                    hint: "'romdev today' shows what is due; 'romdev measure --unscheduled' records one outside the schedule")
-            }
-            event = first
-        }
-        if event.outcome != nil {
-            throw CommandFailure(
-                what, why: "today's \(taskID) event already has an outcome",
-                hint: "delete it first with 'romdev outcome delete --task \(taskID) --occurrence \(event.scheduleEvent.occurrence)'"
-                    + (unscheduled ? "" : ", or add --unscheduled"))
-        }
-        return event
-    }
-
-    private func record(
-        _ values: [OutcomeValue], on target: Event?, day: DateInterval, in store: CareStore, now: Date, doing what: String
-    ) throws -> StoredOutcome {
-        let event: Event
-        if let target {
-            event = target
-        } else {
-            event = try UnscheduledMeasurements.addTask(on: day, in: store, now: now, doing: what)
-        }
-        do {
-            return try store.addOutcome(
-                NewOutcome(taskUUID: event.task.uuid, occurrence: event.scheduleEvent.occurrence, values: values), now: now)
-        } catch {
-            throw CommandFailure("could not record the range of motion", why: "\(error)", hint: error.hint)
+    /// What the store's refusal tells the patient, with what to do about it.
+    static func failure(_ error: MeasurementRecordingError, doing what: String, task: MeasurementTask) -> CommandFailure
+    {
+        switch error {
+        case .noCarePlan:
+            CommandFailure(what, why: "\(error)", hint: "run 'romdev init' first")
+        case .nothingDue:
+            CommandFailure(
+                what, why: "\(error)",
+                hint:
+                    "'romdev today' shows what is due; 'romdev measure --unscheduled' records one outside the schedule")
+        case let .alreadyRecorded(taskID, occurrence):
+            CommandFailure(
+                what, why: "\(error)",
+                hint: "delete it first with 'romdev outcome delete --task \(taskID) --occurrence \(occurrence)'"
+                    + (task == .unscheduled ? "" : ", or add --unscheduled"))
+        case .unusable(let reason):
+            CommandFailure(
+                "the measurement is not usable; nothing was stored", why: "\(reason)",
+                hint: "sit still until 'Ready', extend the knee as far as you can, then lower it back and hold still")
+        case .store(let error):
+            CommandFailure(what, why: "\(error)", hint: error.hint)
         }
     }
 
-    static func text(_ outcome: RangeOfMotionMeasurement.Outcome) -> String {
-        let sampling = outcome.sampling
-        return (outcome.result.textLines + [
-            "  session   \(fixed(outcome.seconds, 2)) s, \(outcome.samples) samples, \(sampling.lostSamples) lost, "
-                + "\(sampling.lateTicks) late ticks of \(sampling.ticks)",
-        ]).joined(separator: "\n") + "\n"
+    static func text(_ report: RangeOfMotionMeasurement.Report) -> String {
+        let sampling = report.sampling
+        return
+            (report.result.textLines + [
+                "  session   \(fixed(report.seconds, 2)) s, \(report.samples) samples, \(sampling.lostSamples) lost, "
+                    + "\(sampling.lateTicks) late ticks of \(sampling.ticks)"
+            ]).joined(separator: "\n") + "\n"
     }
 
+    /// The result's own JSON (as stored: ``RangeOfMotionResult/reported``), then the session and
+    /// the stored outcome.
     static func json(
-        _ outcome: RangeOfMotionMeasurement.Outcome, stored: StoredOutcome, limb: String, calendar: Calendar
-    ) -> JSONValue {
-        let result = outcome.result
-        // The angles as stored (to hundredths), so the two halves of the reply agree.
-        func angle(_ kind: String) -> JSONValue {
-            .double(stored.outcome.values.first { $0.kind == kind }?.numberValue ?? .nan)
-        }
-        return .object([
-            ("range", angle(RecoverCarePlan.Kind.range)),
-            ("start", angle(RecoverCarePlan.Kind.start)),
-            ("finish", angle(RecoverCarePlan.Kind.finish)),
-            ("minimum", angle(RecoverCarePlan.Kind.minimum)),
-            ("maximum", angle(RecoverCarePlan.Kind.maximum)),
-            ("knee_extension", angle(RecoverCarePlan.Kind.kneeExtension)),
-            ("knee_flexion", angle(RecoverCarePlan.Kind.kneeFlexion)),
-            ("knee_arc", angle(RecoverCarePlan.Kind.kneeArc)),
-            ("units", .string("deg")),
-            ("protocol", .string(result.measurementProtocol.rawValue)),
-            ("flags", .array(result.flags.names.map { .string($0) })),
-            ("limb", .string(limb)),
-            ("ended", .string(outcome.endReason.rawValue)),
-            ("seconds", .double(outcome.seconds)),
-            ("samples", .int(outcome.samples)),
-            ("lost_samples", .int(outcome.sampling.lostSamples)),
-            ("outcome", CareOutput.json(stored, calendar: calendar)),
-        ])
+        _ report: RangeOfMotionMeasurement.Report, stored: StoredOutcome, limb: Limb, calendar: Calendar
+    ) throws -> JSONValue {
+        .object(
+            try JSONValue.members(of: report.result, orderedAs: RangeOfMotionResult.CodingKeys.self) + [
+                ("limb", .string(limb.rawValue)),
+                ("ended", .string(report.endReason.rawValue)),
+                ("seconds", .double(report.seconds)),
+                ("samples", .int(report.samples)),
+                ("lost_samples", .int(report.sampling.lostSamples)),
+                ("outcome", CareOutput.json(stored, calendar: calendar)),
+            ])
     }
 }

@@ -46,7 +46,8 @@ struct OnboardCommand: CommandAction, Hashable {
         }
         if let first = done.first {
             throw CommandFailure(
-                what, why: "onboarding is already done (\(LocalTime.iso8601(first.outcome.createdDate, calendar: calendar)))")
+                what,
+                why: "onboarding is already done (\(LocalTime.iso8601(first.outcome.createdDate, calendar: calendar)))")
         }
         let now = context.now()
         let day = calendar.dayInterval(containing: now)
@@ -57,7 +58,8 @@ struct OnboardCommand: CommandAction, Hashable {
         ]
         try attempt(what) {
             try careStore.addOutcome(
-                NewOutcome(taskUUID: event.task.uuid, occurrence: event.scheduleEvent.occurrence, values: values), now: now)
+                NewOutcome(taskUUID: event.task.uuid, occurrence: event.scheduleEvent.occurrence, values: values),
+                now: now)
         }
         context.output.line("Onboarding done on \(LocalTime.day(now, calendar: calendar)); consent by \(name).")
         context.output.line("Next: romdev checkin --pain N --sleep H")

@@ -5,7 +5,8 @@ import Foundation
 struct OutcomeDeleteCommand: CommandAction, Hashable {
     static let task = Option.value("task", valueName: "id", help: "The task.", isRequired: true)
     static let occurrence = Option.value(
-        "occurrence", valueName: "n", help: "The event's occurrence number, as 'romdev today' and 'romdev events' show it.",
+        "occurrence", valueName: "n",
+        help: "The event's occurrence number, as 'romdev today' and 'romdev events' show it.",
         isRequired: true)
 
     static let command = Command(

@@ -5,10 +5,17 @@ import Foundation
 /// `romdev outcomes`: the recorded outcomes, optionally of one task and in a window.
 struct OutcomesCommand: CommandAction, Hashable {
     static let task = Option.value("task", valueName: "id", help: "Only this task's outcomes.")
-    static let from = Option.value("from", valueName: "date", help: "Only outcomes whose event ends at or after this date.")
-    static let to = Option.value("to", valueName: "date", help: "Only outcomes whose event starts before this date (exclusive).")
-    static let json = Option.flag("json", help: "Print JSON: [{task_id, task_uuid, occurrence, event_start, event_end, created, values: [{kind, type, value, units, created}]}].")
-    static let csv = Option.flag("csv", help: "Print CSV, one row per value, with the columns of 'romdev export --format csv'.")
+    static let from = Option.value(
+        "from", valueName: "date", help: "Only outcomes whose event ends at or after this date.")
+    static let to = Option.value(
+        "to", valueName: "date", help: "Only outcomes whose event starts before this date (exclusive).")
+    static let json = Option.flag(
+        "json",
+        help:
+            "Print JSON: [{task_id, task_uuid, occurrence, event_start, event_end, created, values: [{kind, type, value, units, created}]}]."
+    )
+    static let csv = Option.flag(
+        "csv", help: "Print CSV, one row per value, with the columns of 'romdev export --format csv'.")
 
     static let command = Command(
         name: "outcomes", abstract: "List recorded outcomes.",

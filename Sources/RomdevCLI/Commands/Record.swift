@@ -27,7 +27,8 @@ extension Command {
             An existing file is never overwritten. If the sensor fails mid-way, the rows
             recorded so far are kept.
             """,
-        options: [RecordAction.secondsOption, RecordAction.outputOption] + SensorSource.options(defaultScenario: "knee-extension"),
+        options: [RecordAction.secondsOption, RecordAction.outputOption]
+            + SensorSource.options(defaultScenario: "knee-extension"),
         make: { values in
             let seconds = try values.required(RecordAction.secondsOption) { text -> Double? in
                 guard let seconds = NumberArgument.decimal(text), seconds >= 0.1, seconds <= 86_400 else { return nil }
@@ -73,7 +74,8 @@ public struct RecordAction: CommandAction, Equatable {
                 "will not overwrite \(outputPath)", hint: "choose another --output, or move the existing file away")
         } catch {
             throw CommandFailure(
-                "could not create \(outputPath)", why: "\(error)", hint: "check that the directory exists and is writable")
+                "could not create \(outputPath)", why: "\(error)",
+                hint: "check that the directory exists and is writable")
         }
         let file = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         defer { try? file.close() }

@@ -61,8 +61,10 @@ public struct ReplayAction: CommandAction, Equatable {
     public var tracePath: String?
     var store: StoreOptions
 
-    init(recordingPath: String, calibrationPath: String?, measurementProtocol: MeasurementProtocol = .extension,
-         json: Bool, tracePath: String?, store: StoreOptions) {
+    init(
+        recordingPath: String, calibrationPath: String?, measurementProtocol: MeasurementProtocol = .extension,
+        json: Bool, tracePath: String?, store: StoreOptions
+    ) {
         self.recordingPath = recordingPath
         self.calibrationPath = calibrationPath
         self.measurementProtocol = measurementProtocol
@@ -74,7 +76,6 @@ public struct ReplayAction: CommandAction, Equatable {
     public func run(in context: CommandContext) throws {
         let calibrationFile = try CalibrationFile(explicitPath: calibrationPath, store: store, in: context)
         let loaded = try calibrationFile.load()
-        let calibration = loaded ?? .identity
         let text = try Self.readText(at: recordingPath)
         let recording: Recording
         do {
@@ -106,7 +107,7 @@ public struct ReplayAction: CommandAction, Equatable {
         let summary = Summary(
             result: result, reason: reason, samples: used, seconds: duration, referenceRange: reference,
             calibration: loaded == nil ? nil : calibrationFile.path, calibrationText: calibrationFile.describe(loaded))
-        context.output.write(json ? summary.json : summary.text)
+        context.output.write(json ? try summary.json() : summary.text)
     }
 
     /// The file's text, with a plain reason when it cannot be read.
@@ -120,7 +121,9 @@ public struct ReplayAction: CommandAction, Equatable {
         } catch {
             throw CommandFailure(what, why: error.description)
         }
-        guard let text = String(validating: bytes, as: UTF8.self) else { throw CommandFailure(what, why: "it is not UTF-8 text") }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw CommandFailure(what, why: "it is not UTF-8 text")
+        }
         return text
     }
 
@@ -130,8 +133,10 @@ public struct ReplayAction: CommandAction, Equatable {
     /// The trace: a fresh filter over every sample (the session's filter stops with the session),
     /// angles under the session's mounting, unwrapped. It is the filter's estimate as it was at each
     /// sample, in real time.
-    private func writeTrace(_ samples: [InertialSample], calibration: Calibration?, mounting: Mounting,
-                            to path: String) throws {
+    private func writeTrace(
+        _ samples: [InertialSample], calibration: Calibration?, mounting: Mounting,
+        to path: String
+    ) throws {
         var filter = OrientationFilter(gyroBias: calibration == nil ? nil : .zero)
         var unwrapper = AngleUnwrapper()
         var text = Self.traceHeader + "\n"
@@ -167,36 +172,30 @@ public struct ReplayAction: CommandAction, Equatable {
         }
 
         var text: String {
-            var lines = result.textLines + [
-                "  ended     \(endText), \(fixed(seconds, 2)) s after the first sample (\(samples) samples)"
-            ]
+            var lines =
+                result.textLines + [
+                    "  ended     \(endText), \(fixed(seconds, 2)) s after the first sample (\(samples) samples)"
+                ]
             lines.append("  calibration \(calibrationText)")
             if let referenceRange {
-                lines.append("  reference range \(fixed(referenceRange, 1))° (error \(fixed(result.range - referenceRange, 2))°)")
+                lines.append(
+                    "  reference range \(fixed(referenceRange, 1))° (error \(fixed(result.range - referenceRange, 2))°)"
+                )
             }
             return lines.joined(separator: "\n") + "\n"
         }
 
-        var json: String {
-            var fields = [
-                "\"range\": \(fixed(result.range, 3))",
-                "\"start\": \(fixed(result.start, 3))",
-                "\"finish\": \(fixed(result.finish, 3))",
-                "\"minimum\": \(fixed(result.minimum, 3))",
-                "\"maximum\": \(fixed(result.maximum, 3))",
-                "\"knee_extension\": \(fixed(result.kneeExtension, 3))",
-                "\"knee_flexion\": \(fixed(result.kneeFlexion, 3))",
-                "\"knee_arc\": \(fixed(result.kneeArc, 3))",
-                "\"units\": \"deg\"",
-                "\"protocol\": \"\(result.measurementProtocol.rawValue)\"",
-                "\"flags\": [\(result.flags.names.map { "\"\($0)\"" }.joined(separator: ", "))]",
-                "\"ended\": \"\(reason.rawValue)\"",
-                "\"seconds\": \(fixed(seconds, 3))",
-                "\"samples\": \(samples)",
-            ]
-            if let referenceRange { fields.append("\"reference_range\": \(fixed(referenceRange, 3))") }
-            fields.append("\"calibration\": " + JSONValue.string(calibration).rendered().dropLast())
-            return "{\n  " + fields.joined(separator: ",\n  ") + "\n}\n"
+        /// The result's own JSON, then the session, the reference and the calibration.
+        func json() throws -> String {
+            var members =
+                try JSONValue.members(of: result, orderedAs: RangeOfMotionResult.CodingKeys.self) + [
+                    ("ended", JSONValue.string(reason.rawValue)),
+                    ("seconds", .double(seconds)),
+                    ("samples", .int(samples)),
+                ]
+            if let referenceRange { members.append(("reference_range", .double(referenceRange))) }
+            members.append(("calibration", .string(calibration)))
+            return JSONValue.object(members).rendered()
         }
     }
 }

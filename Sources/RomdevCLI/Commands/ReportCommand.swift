@@ -1,14 +1,17 @@
 import Care
 import CareStorage
 import Foundation
+import LinuxSystem
 
 /// `romdev report`: the recovery report, one HTML page for a therapist.
 struct ReportCommand: CommandAction, Hashable {
     static let output = Option.value(
         "output", valueName: "file",
         help: "Write to this file, atomically; it may replace a regular file only (default, or -: standard output).")
-    static let from = Option.value("from", valueName: "date", help: "The first day (default: the care plan's first day).")
-    static let to = Option.value("to", valueName: "date", help: "The day after the last (exclusive; default: tomorrow).")
+    static let from = Option.value(
+        "from", valueName: "date", help: "The first day (default: the care plan's first day).")
+    static let to = Option.value(
+        "to", valueName: "date", help: "The day after the last (exclusive; default: tomorrow).")
 
     static let command = Command(
         name: "report", abstract: "Write the recovery report: one HTML page of charts and outcomes.",
@@ -29,7 +32,9 @@ struct ReportCommand: CommandAction, Hashable {
 
     init(_ values: ParsedValues) throws {
         // `-` is standard output, as for most Unix tools, rather than a file named `-`.
-        outputPath = try values.value(Self.output) { $0 == "-" ? $0 : try PathArgument.file($0) }.flatMap { $0 == "-" ? nil : $0 }
+        outputPath = try values.value(Self.output) { $0 == "-" ? $0 : try PathArgument.file($0) }.flatMap {
+            $0 == "-" ? nil : $0
+        }
         firstDay = try values.value(Self.from, DateArgument.parse)
         endDay = try values.value(Self.to, DateArgument.parse)
         store = try StoreOptions(values)
@@ -56,7 +61,9 @@ struct ReportCommand: CommandAction, Hashable {
 
     /// The days reported: from `first` (default: the plan's first day, else the first outcome's
     /// day, else today) until `end` (exclusive; default: the day after today).
-    static func window(from first: DateArgument?, to end: DateArgument?, store: CareStore, now: Date, doing what: String) throws -> DateInterval {
+    static func window(
+        from first: DateArgument?, to end: DateArgument?, store: CareStore, now: Date, doing what: String
+    ) throws -> DateInterval {
         let calendar = store.calendar
         func day(_ argument: DateArgument) throws -> Date {
             guard let start = argument.startOfDay(in: calendar) else {
@@ -65,7 +72,9 @@ struct ReportCommand: CommandAction, Hashable {
             return start
         }
         let start = try first.map(day) ?? defaultStart(of: store, now: now, doing: what)
-        let endDate = try end.map(day) ?? calendar.startOfDay(for: calendar.dayInterval(containing: now).end.addingTimeInterval(1))
+        let endDate =
+            try end.map(day)
+            ?? calendar.startOfDay(for: calendar.dayInterval(containing: now).end.addingTimeInterval(1))
         guard start < endDate else {
             throw CommandFailure(what, why: "the period is empty: --to must name a day after --from (the first day)")
         }

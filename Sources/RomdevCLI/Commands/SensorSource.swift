@@ -53,7 +53,8 @@ public enum SensorSource: Equatable, Sendable {
                 throw UsageError("The option '--seed' only applies with '--simulate'")
             }
             if scenario != nil { throw UsageError("The option '--scenario' only applies with '--simulate'") }
-            self = .hardware(busPath: try values.value(Self.busOption, PathArgument.any) ?? "/dev/i2c-1", address: address)
+            self = .hardware(
+                busPath: try values.value(Self.busOption, PathArgument.any) ?? "/dev/i2c-1", address: address)
             return
         }
         self = .simulator(scenario: scenario ?? defaultScenario, seed: seed, address: address)

@@ -8,7 +8,9 @@ import LinuxSystem
 struct StoreOptions: Hashable {
     static let store = Option.value(
         "store", valueName: "path",
-        help: "The care store file. Default: $ROMDEV_STORE, else /var/lib/romdev/care.sqlite when writable, else $XDG_DATA_HOME/romdev/care.sqlite.")
+        help:
+            "The care store file. Default: $ROMDEV_STORE, else /var/lib/romdev/care.sqlite when writable, else $XDG_DATA_HOME/romdev/care.sqlite."
+    )
 
     /// The options, for a command's option list.
     static let options = [store]

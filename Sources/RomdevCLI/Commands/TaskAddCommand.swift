@@ -11,7 +11,8 @@ struct TaskAddCommand: CommandAction, Hashable {
         allowedValues: ["true", "false"], defaultValue: "true")
     static let element = Option.value(
         "element", valueName: "spec",
-        help: "A schedule element, repeat for several: start=DATE[,end=DATE],every=N<s|m|h|d|w|mo|y>[,duration=allday|N<s|m|h>][,text=LABEL]. Times are local to the store's zone; end is exclusive; duration defaults to 1h; text comes last.",
+        help:
+            "A schedule element, repeat for several: start=DATE[,end=DATE],every=N<s|m|h|d|w|mo|y>[,duration=allday|N<s|m|h>][,text=LABEL]. Times are local to the store's zone; end is exclusive; duration defaults to 1h; text comes last.",
         isRequired: true, isRepeating: true)
 
     static let command = Command(
@@ -45,11 +46,14 @@ struct TaskAddCommand: CommandAction, Hashable {
         let what = "could not add task '\(id)'"
         let careStore = try store.open(in: context, access: .readWrite)
         let calendar = careStore.calendar
-        let schedule = try attempt(what) { try Schedule(composing: elements.map { try $0.element(calendar: calendar) }) }
+        let schedule = try attempt(what) {
+            try Schedule(composing: elements.map { try $0.element(calendar: calendar) })
+        }
         let task = CareTask(
             id: id, title: title, instructions: instructions, impactsAdherence: impactsAdherence,
             schedule: schedule, createdDate: context.now())
         try attempt(what) { try careStore.addTask(task) }
-        context.output.line("Added task '\(id)', effective \(LocalTime.iso8601(task.effectiveDate, calendar: calendar)).")
+        context.output.line(
+            "Added task '\(id)', effective \(LocalTime.iso8601(task.effectiveDate, calendar: calendar)).")
     }
 }

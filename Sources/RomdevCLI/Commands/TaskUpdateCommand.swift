@@ -6,14 +6,17 @@ import Foundation
 struct TaskUpdateCommand: CommandAction, Hashable {
     static let element = Option.value(
         "element", valueName: "spec",
-        help: "A schedule element as for 'task add'; repeat for several. When given, the elements replace the whole schedule.",
+        help:
+            "A schedule element as for 'task add'; repeat for several. When given, the elements replace the whole schedule.",
         isRepeating: true)
     static let impactsAdherence = Option.value(
         "impacts-adherence", valueName: "bool", help: "Whether the task's events count toward adherence.",
         allowedValues: ["true", "false"])
     static let effective = Option.value(
         "effective", valueName: "date",
-        help: "When the new version takes effect (default: now). It must be after the start of every event that has an outcome.")
+        help:
+            "When the new version takes effect (default: now). It must be after the start of every event that has an outcome."
+    )
 
     static let command = Command(
         name: "update", abstract: "Store a new version of a task.",
@@ -55,12 +58,15 @@ struct TaskUpdateCommand: CommandAction, Hashable {
         if let instructions { task.instructions = instructions }
         if let impactsAdherence { task.impactsAdherence = impactsAdherence }
         if !elements.isEmpty {
-            task.schedule = try attempt(what) { try Schedule(composing: elements.map { try $0.element(calendar: calendar) }) }
+            task.schedule = try attempt(what) {
+                try Schedule(composing: elements.map { try $0.element(calendar: calendar) })
+            }
         }
         task.effectiveDate = try effective.map { try CareDay.instant($0, calendar: calendar, doing: what) } ?? now
         let updated = try attempt(what) { try careStore.updateTask(task, now: now) }
         let versions = try attempt(what) { try careStore.fetchTaskVersions(id: id).versions.count }
         context.output.line(
-            "Updated task '\(id)': version \(versions), effective \(LocalTime.iso8601(updated.effectiveDate, calendar: calendar)).")
+            "Updated task '\(id)': version \(versions), effective \(LocalTime.iso8601(updated.effectiveDate, calendar: calendar))."
+        )
     }
 }

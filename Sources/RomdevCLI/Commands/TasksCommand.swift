@@ -4,7 +4,11 @@ import Foundation
 
 /// `romdev tasks`: the current version of every task.
 struct TasksCommand: CommandAction, Hashable {
-    static let json = Option.flag("json", help: "Print JSON: [{id, uuid, version, title, instructions, impacts_adherence, effective, created, updated, elements: [{start, end, every, duration, text, spec}]}].")
+    static let json = Option.flag(
+        "json",
+        help:
+            "Print JSON: [{id, uuid, version, title, instructions, impacts_adherence, effective, created, updated, elements: [{start, end, every, duration, text, spec}]}]."
+    )
 
     static let command = Command(
         name: "tasks", abstract: "List the current version of each task.",
@@ -37,36 +41,44 @@ struct TasksCommand: CommandAction, Hashable {
         let time = { (date: Date) in LocalTime.iso8601(date, calendar: calendar) }
 
         if asJSON {
-            context.output.write(JSONValue.array(zip(tasks, versions).map { task, version in
-                .object([
-                    ("id", .string(task.id)),
-                    ("uuid", .string(task.uuid.uuidString)),
-                    ("version", .int(version)),
-                    ("title", .string(task.title)),
-                    ("instructions", .string(task.instructions)),
-                    ("impacts_adherence", .bool(task.impactsAdherence)),
-                    ("effective", .string(time(task.effectiveDate))),
-                    ("created", .string(time(task.createdDate))),
-                    ("updated", .string(task.updatedDate.map(time))),
-                    ("elements", .array(task.schedule.elements.map { element in
+            context.output.write(
+                JSONValue.array(
+                    zip(tasks, versions).map { task, version in
                         .object([
-                            ("start", .string(time(element.start))),
-                            ("end", .string(element.end.map(time))),
-                            ("every", .string("\(element.interval)")),
-                            ("duration", .string(ElementSpec.formatDuration(element.duration))),
-                            ("text", .string(element.text)),
-                            ("spec", .string(ElementSpec.format(element, calendar: calendar))),
+                            ("id", .string(task.id)),
+                            ("uuid", .string(task.uuid.uuidString)),
+                            ("version", .int(version)),
+                            ("title", .string(task.title)),
+                            ("instructions", .string(task.instructions)),
+                            ("impacts_adherence", .bool(task.impactsAdherence)),
+                            ("effective", .string(time(task.effectiveDate))),
+                            ("created", .string(time(task.createdDate))),
+                            ("updated", .string(task.updatedDate.map(time))),
+                            (
+                                "elements",
+                                .array(
+                                    task.schedule.elements.map { element in
+                                        .object([
+                                            ("start", .string(time(element.start))),
+                                            ("end", .string(element.end.map(time))),
+                                            ("every", .string("\(element.interval)")),
+                                            ("duration", .string(ElementSpec.formatDuration(element.duration))),
+                                            ("text", .string(element.text)),
+                                            ("spec", .string(ElementSpec.format(element, calendar: calendar))),
+                                        ])
+                                    })
+                            ),
                         ])
-                    })),
-                ])
-            }).rendered())
+                    }
+                ).rendered())
             return
         }
         if tasks.isEmpty { context.output.line("No tasks.") }
         for (task, version) in zip(tasks, versions) {
             context.output.line("\(task.id)  \(task.title ?? "")")
-            context.output.line("  version \(version), effective \(time(task.effectiveDate)),"
-                + " \(task.impactsAdherence ? "impacts adherence" : "does not impact adherence")")
+            context.output.line(
+                "  version \(version), effective \(time(task.effectiveDate)),"
+                    + " \(task.impactsAdherence ? "impacts adherence" : "does not impact adherence")")
             if let instructions = task.instructions { context.output.line("  " + instructions) }
             for element in task.schedule.elements {
                 context.output.line("  --element '\(ElementSpec.format(element, calendar: calendar))'")

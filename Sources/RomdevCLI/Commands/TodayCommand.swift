@@ -5,7 +5,11 @@ import Foundation
 /// `romdev today`: the care feed for one day.
 struct TodayCommand: CommandAction, Hashable {
     static let date = Option.value("date", valueName: "date", help: "The day to show (default: today).")
-    static let json = Option.flag("json", help: "Print JSON: {date, time_zone, onboarding_done, tasks: [{id, title, instructions, impacts_adherence, events: [{occurrence, start, end, all_day, text, outcome}]}], adherence: {state, fraction}}.")
+    static let json = Option.flag(
+        "json",
+        help:
+            "Print JSON: {date, time_zone, onboarding_done, tasks: [{id, title, instructions, impacts_adherence, events: [{occurrence, start, end, all_day, text, outcome}]}], adherence: {state, fraction}}."
+    )
 
     static let command = Command(
         name: "today", abstract: "Show the care feed and adherence of a day.",
@@ -50,32 +54,42 @@ struct TodayCommand: CommandAction, Hashable {
         let onboardingDone = try attempt(what) { !(try careStore.isOnboardingPending()) }
         let onboarding = RecoverCarePlan.TaskID.onboarding
         let tasks = try attempt(what) {
-            try careStore.fetchTasks(TaskQuery(forDayContaining: interval.start, calendar: calendar, excludesTasksWithNoEvents: true))
+            try careStore.fetchTasks(
+                TaskQuery(forDayContaining: interval.start, calendar: calendar, excludesTasksWithNoEvents: true))
         }.filter { onboardingDone ? $0.id != onboarding : $0.id == onboarding }
-        let events = tasks.isEmpty ? [] : try attempt(what) {
-            try careStore.fetchEvents(taskIDs: tasks.map(\.id), from: interval.start, to: interval.end)
-        }
+        let events =
+            tasks.isEmpty
+            ? []
+            : try attempt(what) {
+                try careStore.fetchEvents(taskIDs: tasks.map(\.id), from: interval.start, to: interval.end)
+            }
         let cards = tasks.map { task in Card(task: task, events: events.filter { $0.task.id == task.id }) }
-        let adherence = try attempt(what) {
-            try careStore.fetchAdherence(from: interval.start, to: interval.end)
-        }.first?.adherence ?? .noTasks
+        let adherence =
+            try attempt(what) {
+                try careStore.fetchAdherence(from: interval.start, to: interval.end)
+            }.first?.adherence ?? .noTasks
 
         if asJSON {
-            context.output.write(JSONValue.object([
-                ("date", .string(LocalTime.day(interval.start, calendar: calendar))),
-                ("time_zone", .string(calendar.timeZone.identifier)),
-                ("onboarding_done", .bool(onboardingDone)),
-                ("tasks", .array(cards.map { card in
-                    .object([
-                        ("id", .string(card.task.id)),
-                        ("title", .string(card.task.title)),
-                        ("instructions", .string(card.task.instructions)),
-                        ("impacts_adherence", .bool(card.task.impactsAdherence)),
-                        ("events", .array(card.events.map { CareOutput.json($0, calendar: calendar) })),
-                    ])
-                })),
-                ("adherence", CareOutput.json(adherence)),
-            ]).rendered())
+            context.output.write(
+                JSONValue.object([
+                    ("date", .string(LocalTime.day(interval.start, calendar: calendar))),
+                    ("time_zone", .string(calendar.timeZone.identifier)),
+                    ("onboarding_done", .bool(onboardingDone)),
+                    (
+                        "tasks",
+                        .array(
+                            cards.map { card in
+                                .object([
+                                    ("id", .string(card.task.id)),
+                                    ("title", .string(card.task.title)),
+                                    ("instructions", .string(card.task.instructions)),
+                                    ("impacts_adherence", .bool(card.task.impactsAdherence)),
+                                    ("events", .array(card.events.map { CareOutput.json($0, calendar: calendar) })),
+                                ])
+                            })
+                    ),
+                    ("adherence", CareOutput.json(adherence)),
+                ]).rendered())
             return
         }
         let out = context.output

@@ -39,7 +39,9 @@ public struct CommandLineTool: Sendable {
 
         // `help --man`: the whole tool's manual page, nothing else on the line.
         if arguments.first == "help", arguments.dropFirst().first == "--man", !root.subcommands.isEmpty {
-            if let extra = arguments.dropFirst(2).first { throw fail(UsageError("Unexpected argument '\(TerminalText.excerpt(extra))'")) }
+            if let extra = arguments.dropFirst(2).first {
+                throw fail(UsageError("Unexpected argument '\(TerminalText.excerpt(extra))'"))
+            }
             return .run(ManualPageAction(tool: self))
         }
 
@@ -72,7 +74,9 @@ public struct CommandLineTool: Sendable {
         }
         guard let make = current.make else {
             if let word = rest.first {
-                throw fail(word.hasPrefix("-") ? unknownOption(word, in: current) : unexpected(word, subcommands: current.subcommands))
+                throw fail(
+                    word.hasPrefix("-")
+                        ? unknownOption(word, in: current) : unexpected(word, subcommands: current.subcommands))
             }
             return .help(HelpGenerator(path: path).help)
         }
@@ -125,7 +129,9 @@ public struct CommandLineTool: Sendable {
                 guard !values.flags.contains(option.name) else { throw repeated(option) }
                 if let inlineValue {
                     guard option.inlineValueName != nil else {
-                        throw UsageError("The option '\(option.longName)' does not take any value, but '\(TerminalText.excerpt(inlineValue))' was specified.")
+                        throw UsageError(
+                            "The option '\(option.longName)' does not take any value, but '\(TerminalText.excerpt(inlineValue))' was specified."
+                        )
                     }
                     try Self.check(inlineValue, allowedBy: option)
                     values.optionValues[option.name] = [inlineValue]
@@ -156,13 +162,17 @@ public struct CommandLineTool: Sendable {
         case 1: throw UsageError("Unexpected argument '\(TerminalText.excerpt(positionals[0]))'")
         default:
             let shown = positionals.prefix(3).map(TerminalText.excerpt).joined(separator: "', '")
-            throw UsageError("\(positionals.count) unexpected arguments: '\(shown)'\(positionals.count > 3 ? ", …" : "")")
+            throw UsageError(
+                "\(positionals.count) unexpected arguments: '\(shown)'\(positionals.count > 3 ? ", …" : "")")
         }
-        for argument in command.arguments where !argument.isOptional && values.argumentValues[argument.valueName] == nil {
-            throw UsageError("Missing expected argument '\(argument.label)'", argumentHelp: "\(argument.label)  \(argument.help)")
+        for argument in command.arguments where !argument.isOptional && values.argumentValues[argument.valueName] == nil
+        {
+            throw UsageError(
+                "Missing expected argument '\(argument.label)'", argumentHelp: "\(argument.label)  \(argument.help)")
         }
         for option in command.options where option.isRequired && values.optionValues[option.name] == nil {
-            throw UsageError("Missing expected argument '\(option.label)'", argumentHelp: "\(option.label)  \(option.help)")
+            throw UsageError(
+                "Missing expected argument '\(option.label)'", argumentHelp: "\(option.label)  \(option.help)")
         }
         return values
     }
@@ -204,6 +214,7 @@ public struct CommandLineTool: Sendable {
     }
 
     private func repeated(_ option: Option) -> UsageError {
-        UsageError("The option '\(option.longName)' was given more than once", argumentHelp: "\(option.label)  \(option.help)")
+        UsageError(
+            "The option '\(option.longName)' was given more than once", argumentHelp: "\(option.label)  \(option.help)")
     }
 }

@@ -54,9 +54,10 @@ struct Discussion: Equatable {
         var codes: [ExitCode] = []
         for line in lines {
             if !line.hasPrefix(" "), let gap = line.range(of: "  ") {
-                codes.append(ExitCode(
-                    status: String(line[..<gap.lowerBound]),
-                    meaning: line[gap.upperBound...].trimmingCharacters(in: .whitespaces)))
+                codes.append(
+                    ExitCode(
+                        status: String(line[..<gap.lowerBound]),
+                        meaning: line[gap.upperBound...].trimmingCharacters(in: .whitespaces)))
             } else if !codes.isEmpty {
                 codes[codes.count - 1].meaning += " " + line.trimmingCharacters(in: .whitespaces)
             }

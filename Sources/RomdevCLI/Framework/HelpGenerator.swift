@@ -41,7 +41,8 @@ struct HelpGenerator {
         if !command.arguments.isEmpty {
             sections.append("ARGUMENTS:\n" + command.arguments.map { Self.row($0.label, $0.help) }.joined())
         }
-        let optionRows = command.options.map { Self.row($0.label, $0.helpWithValues) }
+        let optionRows =
+            command.options.map { Self.row($0.label, $0.helpWithValues) }
             + [Self.row("--version", Self.versionOptionHelp), Self.row("-h, --help", Self.helpOptionHelp)]
         sections.append("OPTIONS:\n" + optionRows.joined())
         if !command.subcommands.isEmpty {
@@ -63,7 +64,8 @@ struct HelpGenerator {
         var text: String
         var rest = lines[...]
         if indentedLabel.count < labelColumnWidth {
-            text = indentedLabel + String(repeating: " ", count: labelColumnWidth - indentedLabel.count)
+            text =
+                indentedLabel + String(repeating: " ", count: labelColumnWidth - indentedLabel.count)
                 + (rest.popFirst() ?? "") + "\n"
         } else {
             text = indentedLabel + "\n"

@@ -21,7 +21,8 @@ struct ManualPageAction: CommandAction {
         if let epoch = context.environment["SOURCE_DATE_EPOCH"] {
             guard let seconds = Int(epoch), seconds >= 0 else {
                 throw CommandFailure(
-                    "could not date the manual page", why: "SOURCE_DATE_EPOCH '\(TerminalText.excerpt(epoch))' is not a whole number of seconds",
+                    "could not date the manual page",
+                    why: "SOURCE_DATE_EPOCH '\(TerminalText.excerpt(epoch))' is not a whole number of seconds",
                     hint: "set it to the seconds since 1970-01-01 UTC, e.g. $(git log -1 --format=%ct), or unset it")
             }
             instant = Date(timeIntervalSince1970: TimeInterval(seconds))

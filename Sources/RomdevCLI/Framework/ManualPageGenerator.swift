@@ -19,7 +19,8 @@ struct ManualPageGenerator {
         lines += exitStatus + environment + files + examples + seeAlso
         // A paragraph break right after a heading is redundant, and linters say so.
         let kept = lines.indices.filter { index in
-            !(lines[index] == ".PP" && index > 0 && (lines[index - 1].hasPrefix(".SH") || lines[index - 1].hasPrefix(".SS")))
+            !(lines[index] == ".PP" && index > 0
+                && (lines[index - 1].hasPrefix(".SH") || lines[index - 1].hasPrefix(".SS")))
         }
         return kept.map { lines[$0] }.joined(separator: "\n") + "\n"
     }
@@ -99,7 +100,8 @@ struct ManualPageGenerator {
         for code in general {
             lines += [".TP", Roff.bold(code.status)] + Roff.fill(code.meaning)
         }
-        for (names, code) in commandExitCodes(path: [root]) where !general.contains(where: { $0.status == code.status }) {
+        for (names, code) in commandExitCodes(path: [root]) where !general.contains(where: { $0.status == code.status })
+        {
             lines += [".TP", Roff.bold(code.status)] + Roff.fill("\(names): \(code.meaning)")
         }
         return lines
@@ -109,7 +111,8 @@ struct ManualPageGenerator {
     private func commandExitCodes(path: [Command]) -> [(String, Discussion.ExitCode)] {
         path[path.count - 1].subcommands.flatMap { command -> [(String, Discussion.ExitCode)] in
             let names = (path + [command]).map(\.name).joined(separator: " ")
-            return Discussion(command.discussion).exitCodes.map { (names, $0) } + commandExitCodes(path: path + [command])
+            return Discussion(command.discussion).exitCodes.map { (names, $0) }
+                + commandExitCodes(path: path + [command])
         }
     }
 
@@ -123,9 +126,10 @@ struct ManualPageGenerator {
 
     private var examples: [String] {
         guard !manual.examples.isEmpty else { return [] }
-        return [".SH EXAMPLES"] + manual.examples.flatMap { example in
-            [".PP"] + Roff.fill(example.text) + Self.verbatim(example.commands)
-        }
+        return [".SH EXAMPLES"]
+            + manual.examples.flatMap { example in
+                [".PP"] + Roff.fill(example.text) + Self.verbatim(example.commands)
+            }
     }
 
     private var seeAlso: [String] {
@@ -133,7 +137,8 @@ struct ManualPageGenerator {
         let references = manual.seeAlso.enumerated().map { index, reference -> String in
             let comma = index < manual.seeAlso.count - 1 ? "," : ""
             guard let open = reference.firstIndex(of: "(") else { return Roff.escape(reference + comma) }
-            return #".BR "\#(Roff.escape(String(reference[..<open])))" "\#(Roff.escape(String(reference[open...])))\#(comma)""#
+            return
+                #".BR "\#(Roff.escape(String(reference[..<open])))" "\#(Roff.escape(String(reference[open...])))\#(comma)""#
         }
         return [#".SH "SEE ALSO""#] + references
     }
@@ -148,12 +153,13 @@ struct ManualPageGenerator {
     /// Paragraphs of help text: running text as filled lines, indented lines kept as written.
     private static func paragraphs(_ paragraphs: [Discussion.Paragraph]) -> [String] {
         paragraphs.flatMap { runs in
-            [".PP"] + runs.flatMap { run -> [String] in
-                switch run {
-                case .text(let lines): Roff.fill(lines.joined(separator: " "))
-                case .verbatim(let lines): verbatim(lines)
+            [".PP"]
+                + runs.flatMap { run -> [String] in
+                    switch run {
+                    case .text(let lines): Roff.fill(lines.joined(separator: " "))
+                    case .verbatim(let lines): verbatim(lines)
+                    }
                 }
-            }
         }
     }
 

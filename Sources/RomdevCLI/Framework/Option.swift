@@ -38,8 +38,9 @@ public struct Option: Hashable, Sendable {
 
     /// A flag: present or absent, no value.
     public static func flag(_ name: String, help: String) -> Option {
-        Option(name: name, valueName: nil, help: help, isRequired: false, isRepeating: false,
-               allowedValues: [], defaultValue: nil)
+        Option(
+            name: name, valueName: nil, help: help, isRequired: false, isRepeating: false,
+            allowedValues: [], defaultValue: nil)
     }
 
     /// A flag that may carry a value only as `--name=value`, e.g. `--simulate[=<scenario>]`.
@@ -50,8 +51,9 @@ public struct Option: Hashable, Sendable {
     public static func flag(
         _ name: String, inlineValueName: String, help: String, allowedValues: [String] = []
     ) -> Option {
-        Option(name: name, valueName: nil, help: help, isRequired: false, isRepeating: false,
-               allowedValues: allowedValues, defaultValue: nil, inlineValueName: inlineValueName)
+        Option(
+            name: name, valueName: nil, help: help, isRequired: false, isRepeating: false,
+            allowedValues: allowedValues, defaultValue: nil, inlineValueName: inlineValueName)
     }
 
     /// An option that takes a value.
@@ -68,8 +70,9 @@ public struct Option: Hashable, Sendable {
         _ name: String, valueName: String, help: String, isRequired: Bool = false,
         isRepeating: Bool = false, allowedValues: [String] = [], defaultValue: String? = nil
     ) -> Option {
-        Option(name: name, valueName: valueName, help: help, isRequired: isRequired,
-               isRepeating: isRepeating, allowedValues: allowedValues, defaultValue: defaultValue)
+        Option(
+            name: name, valueName: valueName, help: help, isRequired: isRequired,
+            isRepeating: isRepeating, allowedValues: allowedValues, defaultValue: defaultValue)
     }
 
     /// `--name`.

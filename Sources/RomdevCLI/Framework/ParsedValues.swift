@@ -47,7 +47,8 @@ public struct ParsedValues: Equatable, Sendable {
     /// - Throws: ``UsageError`` when the value is missing or malformed.
     public func required<T>(_ option: Option, _ transform: (String) throws -> T?) throws -> T {
         guard let value = try value(option, transform) else {
-            throw UsageError("Missing expected argument '\(option.label)'", argumentHelp: "\(option.label)  \(option.help)")
+            throw UsageError(
+                "Missing expected argument '\(option.label)'", argumentHelp: "\(option.label)  \(option.help)")
         }
         return value
     }
@@ -66,12 +67,15 @@ public struct ParsedValues: Equatable, Sendable {
     /// A required argument's value (the parser has already checked it is present).
     public func required(_ argument: Argument) throws -> String {
         guard let text = string(argument) else {
-            throw UsageError("Missing expected argument '\(argument.label)'", argumentHelp: "\(argument.label)  \(argument.help)")
+            throw UsageError(
+                "Missing expected argument '\(argument.label)'", argumentHelp: "\(argument.label)  \(argument.help)")
         }
         return text
     }
 
-    private static func convert<T>(_ text: String, label: String, help: String, _ transform: (String) throws -> T?) throws -> T {
+    private static func convert<T>(_ text: String, label: String, help: String, _ transform: (String) throws -> T?)
+        throws -> T
+    {
         let converted: T?
         do {
             converted = try transform(text)

@@ -47,7 +47,8 @@ public final class TextOutput {
             var text = text
             text.withUTF8 { bytes in
                 guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
-                handle.write(Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: bytes.count, deallocator: .none))
+                handle.write(
+                    Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: bytes.count, deallocator: .none))
             }
         }
     }

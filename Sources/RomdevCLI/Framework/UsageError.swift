@@ -22,7 +22,9 @@ public struct UsageError: Error, Equatable, Sendable {
 
     /// "The value '…' is invalid for '<label>'", followed by `: reason` when there is one; a long
     /// value is cut (``TerminalText/excerpt(_:)``).
-    public static func invalidValue(_ value: String, for label: String, reason: String? = nil, help: String? = nil) -> UsageError {
+    public static func invalidValue(_ value: String, for label: String, reason: String? = nil, help: String? = nil)
+        -> UsageError
+    {
         let suffix = reason.map { ": " + $0 } ?? ""
         return UsageError(
             "The value '\(TerminalText.excerpt(value))' is invalid for '\(label)'\(suffix)", argumentHelp: help)

@@ -5,7 +5,10 @@ enum HTMLText {
     /// neither add markup nor make the page unreadable.
     static func escape(_ text: String) -> String {
         // Most text needs nothing; checking the bytes first spares a copy of each.
-        guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 || $0 == 0x27 || $0 == 0xEF })
+        guard
+            text.utf8.contains(where: {
+                $0 < 0x20 || $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 || $0 == 0x27 || $0 == 0xEF
+            })
         else { return text }
         var escaped = ""
         escaped.unicodeScalars.reserveCapacity(text.unicodeScalars.count)

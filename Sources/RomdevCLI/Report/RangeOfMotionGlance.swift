@@ -22,21 +22,29 @@ enum RangeOfMotionGlance {
     static func line(store: CareStore, before end: Date) throws(CareStoreError) -> String? {
         let calendar = store.calendar
         var outcomes: [Outcome] = []
-        for taskID in [RecoverCarePlan.TaskID.rangeOfMotionCheck, UnscheduledMeasurements.taskID] {
+        for taskID in [RecoverCarePlan.TaskID.rangeOfMotionCheck, RecoverCarePlan.TaskID.rangeOfMotionUnscheduled] {
             do {
-                outcomes += try store.fetchOutcomes(OutcomeQuery(taskIDs: [taskID], dateInterval: DateInterval(start: .distantPast, end: end)))
-                    .map(\.outcome)
+                outcomes += try store.fetchOutcomes(
+                    OutcomeQuery(taskIDs: [taskID], dateInterval: DateInterval(start: .distantPast, end: end))
+                )
+                .map(\.outcome)
             } catch .unknownTask {
                 continue
             }
         }
-        let latest = outcomes
-            .filter { $0.value(ofKind: RecoverCarePlan.Kind.flag) == nil && $0.value(ofKind: RecoverCarePlan.Kind.range)?.numberValue != nil }
+        let latest =
+            outcomes
+            .filter {
+                $0.value(ofKind: RecoverCarePlan.Kind.flag) == nil
+                    && $0.value(ofKind: RecoverCarePlan.Kind.range)?.numberValue != nil
+            }
             .sorted { ($0.eventStart, $0.createdDate) < ($1.eventStart, $1.createdDate) }
             .suffix(span)
         guard let first = latest.first, let last = latest.last else { return nil }
-        let days = calendar.dateComponents(
-            [.day], from: calendar.startOfDay(for: first.eventStart), to: calendar.startOfDay(for: last.eventStart)).day ?? 0
+        let days =
+            calendar.dateComponents(
+                [.day], from: calendar.startOfDay(for: first.eventStart), to: calendar.startOfDay(for: last.eventStart)
+            ).day ?? 0
         return line(ranges: latest.compactMap { $0.value(ofKind: RecoverCarePlan.Kind.range)?.numberValue }, days: days)
     }
 }

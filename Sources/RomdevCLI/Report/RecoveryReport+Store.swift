@@ -37,11 +37,14 @@ extension RecoveryReport {
         }
         let days = zip(adherence, scheduling).map { entry, state in
             let parts = calendar.dateComponents([.year, .month, .day], from: entry.day)
-            return Day(year: parts.year ?? 0, month: parts.month ?? 0, dayOfMonth: parts.day ?? 0,
-                       rangeOfMotion: state, adherence: entry.adherence)
+            return Day(
+                year: parts.year ?? 0, month: parts.month ?? 0, dayOfMonth: parts.day ?? 0,
+                rangeOfMotion: state, adherence: entry.adherence)
         }
 
-        let titles = Dictionary(try store.fetchTasks(TaskQuery()).map { ($0.id, $0.title ?? $0.id) }) { _, newer in newer }
+        let titles = Dictionary(try store.fetchTasks(TaskQuery()).map { ($0.id, $0.title ?? $0.id) }) { _, newer in
+            newer
+        }
         var measurements: [Measurement] = []
         var checkIns: [CheckIn] = []
         var rows: [OutcomeRow] = []
@@ -50,7 +53,9 @@ extension RecoveryReport {
         let dayTexts = days.map(\.date)
         for stored in outcomes {
             let outcome = stored.outcome
-            let flags = outcome.values.filter { $0.kind == RecoverCarePlan.Kind.flag }.map { CareOutput.text($0.value, calendar: calendar) }
+            let flags = outcome.values.filter { $0.kind == RecoverCarePlan.Kind.flag }.map {
+                CareOutput.text($0.value, calendar: calendar)
+            }
             let values = outcome.values.filter { $0.kind != RecoverCarePlan.Kind.flag }.map { value in
                 let label = value.kind.map { kind in
                     if let known = labels[kind] { return known }
@@ -62,28 +67,34 @@ extension RecoveryReport {
             }
             let day = index(of: outcome.eventStart)
             // The time alone when recorded on the event's day, else the date and time of the late entry.
-            let recorded = day != nil && index(of: outcome.createdDate) == day
-                ? clockTime(outcome.createdDate, in: calendar.timeZone) : LocalTime.format(outcome.createdDate, calendar: calendar)
-            rows.append(OutcomeRow(
-                day: day.map { dayTexts[$0] } ?? LocalTime.day(outcome.eventStart, calendar: calendar),
-                time: recorded, task: titles[stored.taskID] ?? stored.taskID, values: values, flags: flags))
+            let recorded =
+                day != nil && index(of: outcome.createdDate) == day
+                ? clockTime(outcome.createdDate, in: calendar.timeZone)
+                : LocalTime.format(outcome.createdDate, calendar: calendar)
+            rows.append(
+                OutcomeRow(
+                    day: day.map { dayTexts[$0] } ?? LocalTime.day(outcome.eventStart, calendar: calendar),
+                    time: recorded, task: titles[stored.taskID] ?? stored.taskID, values: values, flags: flags))
             guard let day else { continue }
             switch stored.taskID {
-            case RecoverCarePlan.TaskID.rangeOfMotionCheck, UnscheduledMeasurements.taskID:
+            case RecoverCarePlan.TaskID.rangeOfMotionCheck, RecoverCarePlan.TaskID.rangeOfMotionUnscheduled:
                 let angles = outcome.values.compactMap { value -> Angle? in
                     guard let kind = value.kind, value.units == RecoverCarePlan.rangeOfMotionUnits,
-                          let degrees = value.numberValue else { return nil }
+                        let degrees = value.numberValue
+                    else { return nil }
                     return Angle(kind: kind, degrees: degrees)
                 }
                 // Only a result with a range is charted; any other stays in the table.
                 guard angles.contains(where: { $0.kind == RecoverCarePlan.Kind.range }) else { continue }
-                measurements.append(Measurement(
-                    day: day, time: clockTime(outcome.createdDate, in: calendar.timeZone), angles: angles,
-                    flags: flags, isUnscheduled: stored.taskID == UnscheduledMeasurements.taskID))
+                measurements.append(
+                    Measurement(
+                        day: day, time: clockTime(outcome.createdDate, in: calendar.timeZone), angles: angles,
+                        flags: flags, isUnscheduled: stored.taskID == RecoverCarePlan.TaskID.rangeOfMotionUnscheduled))
             case RecoverCarePlan.TaskID.checkin:
-                checkIns.append(CheckIn(
-                    day: day, pain: outcome.value(ofKind: RecoverCarePlan.Kind.pain)?.numberValue,
-                    sleep: outcome.value(ofKind: RecoverCarePlan.Kind.sleep)?.numberValue))
+                checkIns.append(
+                    CheckIn(
+                        day: day, pain: outcome.value(ofKind: RecoverCarePlan.Kind.pain)?.numberValue,
+                        sleep: outcome.value(ofKind: RecoverCarePlan.Kind.sleep)?.numberValue))
             default:
                 break
             }
@@ -96,9 +107,12 @@ extension RecoveryReport {
     }
 
     /// The range-of-motion task's events in the window; none when the store has no such task.
-    private static func scheduledMeasurements(in store: CareStore, window: DateInterval) throws(CareStoreError) -> [Event] {
+    private static func scheduledMeasurements(in store: CareStore, window: DateInterval) throws(CareStoreError)
+        -> [Event]
+    {
         do {
-            return try store.fetchEvents(taskID: RecoverCarePlan.TaskID.rangeOfMotionCheck, from: window.start, to: window.end)
+            return try store.fetchEvents(
+                taskID: RecoverCarePlan.TaskID.rangeOfMotionCheck, from: window.start, to: window.end)
         } catch .unknownTask {
             return []
         }

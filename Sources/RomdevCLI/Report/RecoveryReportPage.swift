@@ -31,10 +31,12 @@ enum RecoveryReportPage {
             """
         page += header(report)
         if report.isEmpty {
-            page += "<p class=\"empty-store\">No range-of-motion measurement and no check-in is stored for this period.</p>\n"
+            page +=
+                "<p class=\"empty-store\">No range-of-motion measurement and no check-in is stored for this period.</p>\n"
         }
         page += summary(report)
-        page += section("Range of motion", id: "range-of-motion", rangeOfMotionChart(report, axis: axis) + rangeOfMotionLegend)
+        page += section(
+            "Range of motion", id: "range-of-motion", rangeOfMotionChart(report, axis: axis) + rangeOfMotionLegend)
         page += section("Pain and sleep", id: "pain-sleep", painSleepChart(report, axis: axis) + painSleepLegend)
         page += section("Adherence", id: "adherence", adherenceStrip(report, axis: axis) + adherenceLegend)
         page += section("Every outcome", id: "outcomes", outcomeTable(report.outcomes))
@@ -75,15 +77,21 @@ enum RecoveryReportPage {
         if let latest = measured.last(where: { $0.range != nil }), let range = latest.range {
             let knee = latest.angles.filter { Self.clinicalKinds.contains($0.kind) }
                 .map { "\(label(forKind: $0.kind)) \(degrees($0.degrees))" }
-            cards.append(("Latest range of motion", degrees(range),
-                          ([report.days[latest.day].date] + knee).joined(separator: " · ")))
+            cards.append(
+                (
+                    "Latest range of motion", degrees(range),
+                    ([report.days[latest.day].date] + knee).joined(separator: " · ")
+                ))
         } else {
             cards.append(("Latest range of motion", "–", "no measurement"))
         }
         if let change = report.weekChange {
             let delta = change.latestWeek - change.firstWeek
-            cards.append(("First week → latest week", "\(signed(delta))",
-                          "mean \(degrees(change.firstWeek)) → \(degrees(change.latestWeek))"))
+            cards.append(
+                (
+                    "First week → latest week", "\(signed(delta))",
+                    "mean \(degrees(change.firstWeek)) → \(degrees(change.latestWeek))"
+                ))
         } else {
             cards.append(("First week → latest week", "–", "needs measurements a week apart"))
         }
@@ -95,7 +103,8 @@ enum RecoveryReportPage {
         cards.append(("Check-ins", "\(report.checkIns.count)", "on \(checkInDays) of \(report.days.count) days"))
         var html = "<section class=\"summary\">\n"
         for (title, value, note) in cards {
-            html += "<div class=\"card\"><div class=\"card-title\">\(title)</div>"
+            html +=
+                "<div class=\"card\"><div class=\"card-title\">\(title)</div>"
                 + "<div class=\"card-value\">\(HTMLText.escape(value))</div>"
                 + "<div class=\"card-note\">\(HTMLText.escape(note))</div></div>\n"
         }
@@ -121,7 +130,8 @@ enum RecoveryReportPage {
         var svg = axis.openSVG(height: height, label: "Range of motion in degrees per day")
         svg += scale.grid(axis: axis)
         for (index, day) in report.days.enumerated() where day.rangeOfMotion == .missed {
-            svg += "<rect class=\"missed-band\" x=\(q(axis.left(index))) y=\(q(top)) width=\(q(axis.step)) height=\(q(plotHeight))/>\n"
+            svg +=
+                "<rect class=\"missed-band\" x=\(q(axis.left(index))) y=\(q(top)) width=\(q(axis.step)) height=\(q(plotHeight))/>\n"
         }
         let clean = report.cleanMeasurements.filter { !$0.isUnscheduled }
         if clean.count > 1 {
@@ -129,7 +139,8 @@ enum RecoveryReportPage {
             svg += "<polyline class=\"series\" points=\"\(points.joined(separator: " "))\"/>\n"
         }
         if let trend = report.trend {
-            svg += "<line class=\"trend\" x1=\(q(axis.center(trend.firstDay))) y1=\(q(scale.y(trend.first)))"
+            svg +=
+                "<line class=\"trend\" x1=\(q(axis.center(trend.firstDay))) y1=\(q(scale.y(trend.first)))"
                 + " x2=\(q(axis.center(trend.lastDay))) y2=\(q(scale.y(trend.last)))><title>Trend: "
                 + "\(degrees(trend.first)) → \(degrees(trend.last))</title></line>\n"
         }
@@ -143,14 +154,17 @@ enum RecoveryReportPage {
         return svg + "</svg>\n"
     }
 
-    private static func mark(_ m: RecoveryReport.Measurement, report: RecoveryReport, x: Double, scale: ValueScale, step: Double) -> String {
+    private static func mark(
+        _ m: RecoveryReport.Measurement, report: RecoveryReport, x: Double, scale: ValueScale, step: Double
+    ) -> String {
         guard let range = m.range else { return "" }
         let y = scale.y(range)
         let size = min(6, max(2.2, step * 0.42))
         var classes = "mark measurement " + (m.isUnscheduled ? "unscheduled" : "scheduled")
         if !m.flags.isEmpty { classes += " flagged" }
         let day = report.days[m.day].date
-        var title = "\(day) \(m.time)\(m.isUnscheduled ? " (unscheduled)" : ""): "
+        var title =
+            "\(day) \(m.time)\(m.isUnscheduled ? " (unscheduled)" : ""): "
             + m.angles.map { "\(label(forKind: $0.kind)) \(degrees($0.degrees))" }.joined(separator: ", ")
         if !m.flags.isEmpty { title += "; flagged: " + m.flags.joined(separator: ", ") }
         let shape: String
@@ -158,22 +172,27 @@ enum RecoveryReportPage {
             let h = size * 1.25
             shape = "<path d=\"M\(f(x)) \(f(y - h))L\(f(x + h)) \(f(y + h * 0.8))L\(f(x - h)) \(f(y + h * 0.8))Z\"/>"
         } else if m.isUnscheduled {
-            shape = "<path d=\"M\(f(x)) \(f(y - size))L\(f(x + size)) \(f(y))L\(f(x)) \(f(y + size))L\(f(x - size)) \(f(y))Z\"/>"
+            shape =
+                "<path d=\"M\(f(x)) \(f(y - size))L\(f(x + size)) \(f(y))L\(f(x)) \(f(y + size))L\(f(x - size)) \(f(y))Z\"/>"
         } else {
             shape = "<circle cx=\(q(x)) cy=\(q(y)) r=\(q(size * 0.85))/>"
         }
-        return "<g class=\"\(classes)\" data-day=\"\(day)\" data-range=\"\(f(range))\"><title>\(HTMLText.escape(title))</title>\(shape)</g>\n"
+        return
+            "<g class=\"\(classes)\" data-day=\"\(day)\" data-range=\"\(f(range))\"><title>\(HTMLText.escape(title))</title>\(shape)</g>\n"
     }
 
     private static func statusCell(_ day: RecoveryReport.Day, x: Double, y: Double, width: Double) -> String {
         let gap = width > 6 ? 1.5 : 0
         let state = day.rangeOfMotion
-        var cell = "<g class=\"day-status \(state.rawValue)\" data-day=\"\(day.date)\"><title>\(day.date): "
+        var cell =
+            "<g class=\"day-status \(state.rawValue)\" data-day=\"\(day.date)\"><title>\(day.date): "
             + statusText(state) + "</title>"
-        cell += "<rect x=\(q(x + gap / 2)) y=\(q(y)) width=\(q(max(width - gap, 0.5))) height=\"10\" rx=\"\(width > 6 ? 2 : 0)\"/>"
+        cell +=
+            "<rect x=\(q(x + gap / 2)) y=\(q(y)) width=\(q(max(width - gap, 0.5))) height=\"10\" rx=\"\(width > 6 ? 2 : 0)\"/>"
         if state == .missed, width >= 8 {
             let cx = x + width / 2, cy = y + 5
-            cell += "<path class=\"cross\" d=\"M\(f(cx - 3)) \(f(cy - 3))L\(f(cx + 3)) \(f(cy + 3))M\(f(cx + 3)) \(f(cy - 3))L\(f(cx - 3)) \(f(cy + 3))\"/>"
+            cell +=
+                "<path class=\"cross\" d=\"M\(f(cx - 3)) \(f(cy - 3))L\(f(cx + 3)) \(f(cy + 3))M\(f(cx + 3)) \(f(cy - 3))L\(f(cx - 3)) \(f(cy + 3))\"/>"
         }
         return cell + "</g>\n"
     }
@@ -207,11 +226,13 @@ enum RecoveryReportPage {
         let top = 10.0, plotHeight = 120.0
         let scale = ValueScale(top: top, height: plotHeight, maximum: 12, unit: "")
         var svg = axis.openSVG(height: top + plotHeight + 24, label: "Pain (1 to 10) and sleep (hours) per day")
-        svg += "<defs><pattern id=\"hatch\" width=\"6\" height=\"6\" patternUnits=\"userSpaceOnUse\" patternTransform=\"rotate(45)\">"
+        svg +=
+            "<defs><pattern id=\"hatch\" width=\"6\" height=\"6\" patternUnits=\"userSpaceOnUse\" patternTransform=\"rotate(45)\">"
             + "<line x1=\"0\" y1=\"0\" x2=\"0\" y2=\"6\"/></pattern></defs>\n"
         let checkedDays = Set(report.checkIns.map(\.day))
         for (index, day) in report.days.enumerated() where !checkedDays.contains(index) {
-            svg += "<rect class=\"no-checkin\" data-day=\"\(day.date)\" x=\(q(axis.left(index))) y=\(q(top))"
+            svg +=
+                "<rect class=\"no-checkin\" data-day=\"\(day.date)\" x=\(q(axis.left(index))) y=\(q(top))"
                 + " width=\(q(axis.step)) height=\(q(plotHeight))><title>\(day.date): no check-in</title></rect>\n"
         }
         svg += scale.grid(axis: axis)
@@ -264,12 +285,14 @@ enum RecoveryReportPage {
         var svg = axis.openSVG(height: cellHeight + 22, label: "Adherence per day")
         for (index, day) in report.days.enumerated() {
             let cx = axis.center(index), cy = cellHeight / 2
-            let (state, fraction): (String, Double?) = switch day.adherence {
-            case .noTasks: ("no-tasks", nil)
-            case .noEvents: ("no-events", nil)
-            case .progress(let value): ("progress", min(max(value, 0), 1))
-            }
-            let percent = fraction.map { "\(Int(($0 * 100).rounded())) %" } ?? (state == "no-tasks" ? "no tasks" : "no events")
+            let (state, fraction): (String, Double?) =
+                switch day.adherence {
+                case .noTasks: ("no-tasks", nil)
+                case .noEvents: ("no-events", nil)
+                case .progress(let value): ("progress", min(max(value, 0), 1))
+                }
+            let percent =
+                fraction.map { "\(Int(($0 * 100).rounded())) %" } ?? (state == "no-tasks" ? "no tasks" : "no events")
             var cell = "<g class=\"adherence-day \(state)\" data-day=\"\(day.date)\""
             if let fraction { cell += " data-fraction=\"\(f(fraction))\"" }
             cell += "><title>\(day.date): \(percent)</title>"
@@ -278,13 +301,15 @@ enum RecoveryReportPage {
                 cell += "<circle class=\"ring-back\" cx=\(q(cx)) cy=\(q(cy)) r=\(q(radius))/>"
                 if let fraction, fraction > 0 {
                     let circumference = 2 * Double.pi * radius
-                    cell += "<circle class=\"ring\" cx=\(q(cx)) cy=\(q(cy)) r=\(q(radius))"
+                    cell +=
+                        "<circle class=\"ring\" cx=\(q(cx)) cy=\(q(cy)) r=\(q(radius))"
                         + " stroke-dasharray=\"\(f(fraction * circumference)) \(f(circumference))\""
                         + " transform=\"rotate(-90 \(f(cx)) \(f(cy)))\"/>"
                 }
             } else {
                 let opacity = fraction.map { 0.15 + 0.85 * $0 } ?? 1
-                cell += "<rect x=\(q(axis.left(index))) y=\"0\" width=\(q(axis.step)) height=\(q(cellHeight))"
+                cell +=
+                    "<rect x=\(q(axis.left(index))) y=\"0\" width=\(q(axis.step)) height=\(q(cellHeight))"
                     + (fraction == nil ? "" : " fill-opacity=\"\(f(opacity))\"") + "/>"
             }
             svg += cell + "</g>\n"
@@ -305,10 +330,12 @@ enum RecoveryReportPage {
 
     private static func outcomeTable(_ rows: [RecoveryReport.OutcomeRow]) -> String {
         guard !rows.isEmpty else { return "<p class=\"none\">No outcome is stored for this period.</p>\n" }
-        var html = "<table class=\"outcomes\">\n<thead><tr><th>Day</th><th>Recorded</th><th>Task</th><th>Values</th><th>Flags</th></tr></thead>\n<tbody>\n"
+        var html =
+            "<table class=\"outcomes\">\n<thead><tr><th>Day</th><th>Recorded</th><th>Task</th><th>Values</th><th>Flags</th></tr></thead>\n<tbody>\n"
         for row in rows {
             html += row.flags.isEmpty ? "<tr>" : "<tr class=\"flagged\">"
-            html += "<td>\(HTMLText.escape(row.day))</td><td>\(HTMLText.escape(row.time))</td><td>\(HTMLText.escape(row.task))</td>"
+            html +=
+                "<td>\(HTMLText.escape(row.day))</td><td>\(HTMLText.escape(row.time))</td><td>\(HTMLText.escape(row.task))</td>"
             html += "<td>\(HTMLText.escape(row.values.joined(separator: ", ")))</td>"
             html += "<td>\(HTMLText.escape(row.flags.joined(separator: ", ")))</td></tr>\n"
         }
@@ -385,7 +412,8 @@ private struct DayAxis {
             }
             // A label right at the start of an edge would be cut by the viewBox.
             let x = max(center(index), Self.leftMargin + 14)
-            svg += "<text class=\"day-label\" x=\"\(RecoveryReportPage.f(x))\" y=\"\(RecoveryReportPage.f(y))\">\(text)</text>\n"
+            svg +=
+                "<text class=\"day-label\" x=\"\(RecoveryReportPage.f(x))\" y=\"\(RecoveryReportPage.f(y))\">\(text)</text>\n"
         }
         return svg
     }
@@ -408,7 +436,8 @@ private struct ValueScale {
         var value = 0.0
         while value <= maximum {
             let y = RecoveryReportPage.f(self.y(value))
-            svg += "<line class=\"grid\" x1=\"\(Int(DayAxis.leftMargin))\" y1=\"\(y)\" x2=\"\(RecoveryReportPage.f(axis.right))\" y2=\"\(y)\"/>"
+            svg +=
+                "<line class=\"grid\" x1=\"\(Int(DayAxis.leftMargin))\" y1=\"\(y)\" x2=\"\(RecoveryReportPage.f(axis.right))\" y2=\"\(y)\"/>"
                 + "<text class=\"value-label\" x=\"\(Int(DayAxis.leftMargin) - 5)\" y=\"\(y)\">\(Int(value))\(unit)</text>\n"
             value += step
         }

@@ -53,7 +53,9 @@ enum CareOutput {
     static func window(_ event: ScheduleEvent, calendar: Calendar) -> String {
         if event.element.duration == .allDay { return "all day" }
         let sameDay = calendar.isDate(event.start, inSameDayAs: event.end)
-        let end = sameDay ? LocalTime.timeOfDay(event.end, calendar: calendar) : LocalTime.format(event.end, calendar: calendar)
+        let end =
+            sameDay
+            ? LocalTime.timeOfDay(event.end, calendar: calendar) : LocalTime.format(event.end, calendar: calendar)
         return LocalTime.timeOfDay(event.start, calendar: calendar) + "–" + end
     }
 
@@ -83,9 +85,12 @@ enum CareOutput {
             ("end", .string(LocalTime.iso8601(scheduleEvent.end, calendar: calendar))),
             ("all_day", .bool(scheduleEvent.element.duration == .allDay)),
             ("text", .string(scheduleEvent.element.text)),
-            ("outcome", event.outcome.map {
-                json(StoredOutcome(taskID: event.task.id, outcome: $0), calendar: calendar)
-            } ?? .null),
+            (
+                "outcome",
+                event.outcome.map {
+                    json(StoredOutcome(taskID: event.task.id, outcome: $0), calendar: calendar)
+                } ?? .null
+            ),
         ])
     }
 
@@ -122,6 +127,7 @@ enum CareOutput {
         let clamped = min(max(fraction, 0), 1)
         let filled = Int((clamped * 10).rounded(.down))
         let percent = Int((clamped * 100).rounded(.down))
-        return "[" + String(repeating: "#", count: filled) + String(repeating: "-", count: 10 - filled) + "] \(percent)%"
+        return "[" + String(repeating: "#", count: filled) + String(repeating: "-", count: 10 - filled)
+            + "] \(percent)%"
     }
 }

@@ -16,7 +16,7 @@ struct DaemonControl {
     func sendIfRunning(_ request: ControlRequest) throws(ControlClientError) -> ControlReply? {
         do {
             return try client.send(request)
-        } catch where error.isNoDaemon {
+        } catch  where error.isNoDaemon {
             return nil
         }
     }
@@ -39,7 +39,8 @@ struct DaemonControl {
             return reply
         case .busy:
             throw CommandFailure(
-                what, why: "the romdev daemon is busy: \(reply.message)", hint: "wait until it has finished and try again")
+                what, why: "the romdev daemon is busy: \(reply.message)",
+                hint: "wait until it has finished and try again")
         case .failed, .badRequest:
             throw CommandFailure(what, why: "the romdev daemon: \(reply.message)")
         }

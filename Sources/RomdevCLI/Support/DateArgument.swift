@@ -51,7 +51,7 @@ public struct DateArgument: Hashable, Sendable, CustomStringConvertible {
         func isChar(_ index: Int, _ c: Character) -> Bool { index < chars.count && chars[index] == c.asciiValue! }
 
         guard let year = number(0..<4), isChar(4, "-"), let month = number(5..<7), isChar(7, "-"),
-              let day = number(8..<10)
+            let day = number(8..<10)
         else { return nil }
         var index = 10
         var hour = 0, minute = 0, second = 0, hasTime = false
@@ -81,7 +81,7 @@ public struct DateArgument: Hashable, Sendable, CustomStringConvertible {
             index = next + 2
         }
         guard index == chars.count, (1...12).contains(month), day >= 1,
-              day <= Self.daysInMonth(year: year, month: month), hour < 24, minute < 60, second < 60
+            day <= Self.daysInMonth(year: year, month: month), hour < 24, minute < 60, second < 60
         else { return nil }
         self.year = year
         self.month = month
@@ -101,8 +101,9 @@ public struct DateArgument: Hashable, Sendable, CustomStringConvertible {
         if let utcOffsetSeconds, let zone = TimeZone(secondsFromGMT: utcOffsetSeconds) {
             calendar.timeZone = zone
         }
-        return calendar.date(from: DateComponents(
-            year: year, month: month, day: day, hour: hour, minute: minute, second: second))
+        return calendar.date(
+            from: DateComponents(
+                year: year, month: month, day: day, hour: hour, minute: minute, second: second))
     }
 
     /// The first instant of the day named, in `calendar`'s zone (the offset and time are ignored:

@@ -76,9 +76,13 @@ public struct ElementSpec: Hashable, Sendable {
     /// - Throws: ``ScheduleError`` when the element breaks a schedule rule (end not after start,
     ///   an all-day element repeating by hours).
     public func element(calendar: Calendar) throws -> ScheduleElement {
-        guard let startDate = start.date(in: calendar) else { throw ElementSpecError.invalidValue(field: "start", value: "\(start)") }
+        guard let startDate = start.date(in: calendar) else {
+            throw ElementSpecError.invalidValue(field: "start", value: "\(start)")
+        }
         let endDate = try end.map { end throws -> Date in
-            guard let date = end.date(in: calendar) else { throw ElementSpecError.invalidValue(field: "end", value: "\(end)") }
+            guard let date = end.date(in: calendar) else {
+                throw ElementSpecError.invalidValue(field: "end", value: "\(end)")
+            }
             return date
         }
         return try ScheduleElement(

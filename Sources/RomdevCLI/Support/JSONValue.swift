@@ -39,7 +39,10 @@ enum JSONValue: Equatable {
             text += value.isFinite ? "\(value)" : "null"
         case .string(let value): text += Self.quoted(value)
         case .array(let values):
-            guard !values.isEmpty else { text += "[]"; return }
+            guard !values.isEmpty else {
+                text += "[]"
+                return
+            }
             text += "[\n"
             for (i, value) in values.enumerated() {
                 text += pad
@@ -48,7 +51,10 @@ enum JSONValue: Equatable {
             }
             text += closePad + "]"
         case .object(let pairs):
-            guard !pairs.isEmpty else { text += "{}"; return }
+            guard !pairs.isEmpty else {
+                text += "{}"
+                return
+            }
             text += "{\n"
             for (i, (key, value)) in pairs.enumerated() {
                 text += pad + Self.quoted(key) + ": "
@@ -75,5 +81,57 @@ enum JSONValue: Equatable {
             }
         }
         return text + "\""
+    }
+}
+
+extension JSONValue: Decodable {
+    /// The members of `value`'s JSON object (its `Encodable` conformance, the one encoding of a
+    /// type), ordered as `keys` lists them.
+    static func members<Key: CodingKey & CaseIterable>(
+        of value: some Encodable, orderedAs keys: Key.Type
+    ) throws -> [(String, JSONValue)] {
+        guard case .object(let members) = try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(value))
+        else {
+            throw DecodingError.typeMismatch(
+                JSONValue.self,
+                DecodingError.Context(codingPath: [], debugDescription: "\(type(of: value)) is not an object"))
+        }
+        let order = Key.allCases.map(\.stringValue)
+        return members.sorted {
+            (order.firstIndex(of: $0.0) ?? order.count) < (order.firstIndex(of: $1.0) ?? order.count)
+        }
+    }
+
+    private struct MemberKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    init(from decoder: any Decoder) throws {
+        if let object = try? decoder.container(keyedBy: MemberKey.self) {
+            self = .object(
+                try object.allKeys.sorted { $0.stringValue < $1.stringValue }.map { key in
+                    (key.stringValue, try object.decode(JSONValue.self, forKey: key))
+                })
+        } else if var array = try? decoder.unkeyedContainer() {
+            var values: [JSONValue] = []
+            while !array.isAtEnd { values.append(try array.decode(JSONValue.self)) }
+            self = .array(values)
+        } else {
+            let single = try decoder.singleValueContainer()
+            if single.decodeNil() {
+                self = .null
+            } else if let value = try? single.decode(Bool.self) {
+                self = .bool(value)
+            } else if let value = try? single.decode(Int.self) {
+                self = .int(value)
+            } else if let value = try? single.decode(Double.self) {
+                self = .double(value)
+            } else {
+                self = .string(try single.decode(String.self))
+            }
+        }
     }
 }

@@ -43,7 +43,8 @@ enum LocalTime {
 
     private static func day(_ c: DateComponents) -> String {
         let year = c.year ?? 0
-        return (year < 1000 ? String(format: "%04d", year) : String(year)) + "-" + pad(c.month ?? 0) + "-" + pad(c.day ?? 0)
+        return (year < 1000 ? String(format: "%04d", year) : String(year)) + "-" + pad(c.month ?? 0) + "-"
+            + pad(c.day ?? 0)
     }
 
     private static func pad(_ value: Int) -> String {

@@ -24,10 +24,12 @@ enum OutcomeTable {
                 text += CSV.line(common + Array(repeating: "", count: 6))
             }
             for (index, value) in outcome.values.enumerated() {
-                text += CSV.line(common + [
-                    String(index), value.kind ?? "", value.typeName, CareOutput.text(value.value, calendar: calendar),
-                    value.units ?? "", time(value.createdDate),
-                ])
+                text += CSV.line(
+                    common + [
+                        String(index), value.kind ?? "", value.typeName,
+                        CareOutput.text(value.value, calendar: calendar),
+                        value.units ?? "", time(value.createdDate),
+                    ])
             }
         }
         return text

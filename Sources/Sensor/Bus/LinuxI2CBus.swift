@@ -1,10 +1,11 @@
+import CI2C
+import LinuxSystem
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import CI2C
-import LinuxSystem
 
 /// An I2C adapter through the kernel's `i2c-dev` interface (`/dev/i2c-N`).
 ///
@@ -38,10 +39,10 @@ public final class LinuxI2CBus: I2CBus {
     public convenience init(busNumber: Int) throws(I2CError) {
         do {
             try self.init(path: "/dev/i2c-\(busNumber)")
-        } catch where error.errno == .noSuchFileOrDirectory {
+        } catch  where error.errno == .noSuchFileOrDirectory {
             do {
                 try self.init(path: "/dev/i2c/\(busNumber)")
-            } catch where error.errno == .noSuchFileOrDirectory {
+            } catch  where error.errno == .noSuchFileOrDirectory {
                 throw I2CError(.open, devicePath: "/dev/i2c-\(busNumber)", errno: error.errno)
             }
         }

@@ -203,6 +203,7 @@ extension MPU6050 {
         samples.append(
             IMUSample(
                 index: index, timeSeconds: Double(index) / rate, accelerationG: decoder.acceleration(bytes, at: 1),
-                angularRateDPS: decoder.angularRate(bytes, at: 9), temperatureCelsius: decoder.temperature(bytes, at: 7)))
+                angularRateDPS: decoder.angularRate(bytes, at: 9), temperatureCelsius: decoder.temperature(bytes, at: 7)
+            ))
     }
 }

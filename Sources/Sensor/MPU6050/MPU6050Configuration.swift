@@ -44,21 +44,6 @@ public struct MPU6050Configuration: Equatable, Sendable, CustomStringConvertible
         public var accelBandwidthHz: Double {
             [0, 184, 94, 44, 21, 10, 5][Int(rawValue)]
         }
-
-        /// Gyroscope bandwidth in Hz (register map §4.3).
-        public var gyroBandwidthHz: Double {
-            [0, 188, 98, 42, 20, 10, 5][Int(rawValue)]
-        }
-
-        /// Gyroscope group delay in seconds (register map §4.3).
-        public var gyroDelaySeconds: Double {
-            [0, 1.9, 2.8, 4.8, 8.3, 13.4, 18.6][Int(rawValue)] / 1000
-        }
-
-        /// Accelerometer group delay in seconds (register map §4.3).
-        public var accelDelaySeconds: Double {
-            [0, 2.0, 3.0, 4.9, 8.5, 13.8, 19.0][Int(rawValue)] / 1000
-        }
     }
 
     /// How samples are read.

@@ -54,7 +54,8 @@ public struct CalibrationMotion: Equatable, Sendable {
         self.startPoseSeconds = startPoseSeconds
         var orientations = [Rotation.identity]
         for move in faceMoves {
-            orientations.append(Rotation(axis: move.axis, angleDegrees: move.angleDegrees) * orientations[orientations.count - 1])
+            orientations.append(
+                Rotation(axis: move.axis, angleDegrees: move.angleDegrees) * orientations[orientations.count - 1])
         }
         tableOrientations = orientations
     }
@@ -68,14 +69,18 @@ public struct CalibrationMotion: Equatable, Sendable {
         // Face up (+z), then +y, −z (two tips about the board's x axis), +x (about y), −y and −x
         // (two about z), and back to −z (about y): every axis turned about twice, from faces at
         // right angles, as the gyro's full correction needs.
-        let faces: [SIMD3<Double>] = [[0, 0, 1], [0, 1, 0], [0, 0, -1], [1, 0, 0], [0, -1, 0], [-1, 0, 0], [0, 0, -1]]
+        let faces: [SIMD3<Double>] = [
+            [0, 0, 1], [0, 1, 0], [0, 0, -1], [1, 0, 0], [0, -1, 0], [-1, 0, 0], [0, 0, -1],
+        ]
         var orientation = Rotation.identity
         var moves: [Move] = []
         for (from, to) in zip(faces, faces.dropFirst()) {
             // Turning by 90° about to × from (board axes) brings `to` where `from` was: up.
-            let boardAxis = SIMD3(to.y * from.z - to.z * from.y, to.z * from.x - to.x * from.z, to.x * from.y - to.y * from.x)
+            let boardAxis = SIMD3(
+                to.y * from.z - to.z * from.y, to.z * from.x - to.x * from.z, to.x * from.y - to.y * from.x)
             let worldAxis = orientation * boardAxis
-            moves.append(Move(axis: worldAxis, angleDegrees: 90, turnSeconds: jitter(1.5), holdSeconds: jitter(holdSeconds)))
+            moves.append(
+                Move(axis: worldAxis, angleDegrees: 90, turnSeconds: jitter(1.5), holdSeconds: jitter(holdSeconds)))
             orientation = Rotation(axis: worldAxis, angleDegrees: 90) * orientation
         }
         return CalibrationMotion(
@@ -95,7 +100,9 @@ public struct CalibrationMotion: Equatable, Sendable {
 
     /// The orientation (world ← board), angular rate in board axes (°/s) and shank inclination
     /// (degrees; 0 until strapped) at `t`, for a board strapped with `mounting` (board → shank).
-    func pose(atSeconds t: Double, mounting: Rotation) -> (orientation: Rotation, rateDPS: SIMD3<Double>, inclination: Double) {
+    func pose(atSeconds t: Double, mounting: Rotation) -> (
+        orientation: Rotation, rateDPS: SIMD3<Double>, inclination: Double
+    ) {
         let orientations = tableOrientations
         var start = leadInSeconds
         guard t >= start else { return (orientations[0], .zero, 0) }

@@ -42,7 +42,8 @@ public struct Rotation: Equatable, Sendable {
 
     /// Z-Y-X (yaw, pitch, roll) angles: first roll about x, then pitch about y, then yaw about z.
     public init(rollDegrees: Double, pitchDegrees: Double, yawDegrees: Double) {
-        self = Rotation(axis: [0, 0, 1], angleDegrees: yawDegrees)
+        self =
+            Rotation(axis: [0, 0, 1], angleDegrees: yawDegrees)
             * Rotation(axis: [0, 1, 0], angleDegrees: pitchDegrees)
             * Rotation(axis: [1, 0, 0], angleDegrees: rollDegrees)
     }

@@ -56,9 +56,6 @@ extension SimulatedMPU6050 {
         return size
     }
 
-    /// - Parameter t: Scenario time: seconds on the sensor's sample clock since the FIFO stream
-    ///   started (or, before that, since sampling started), so the streamed samples depend on
-    ///   their number only, never on host timing.
     /// Gyro and accelerometer bandwidth (Hz) and group delay (s) for the current filter registers.
     /// MPU-6050: DLPF_CFG for both (register map §4.3). Newer parts: DLPF_CFG for the gyro and
     /// A_DLPF_CFG in ACCEL_CONFIG2 for the accelerometer (MPU-6500 register map §4.6–4.7, used for
@@ -80,6 +77,9 @@ extension SimulatedMPU6050 {
         )
     }
 
+    /// - Parameter t: Scenario time: seconds on the sensor's sample clock since the FIFO stream
+    ///   started (or, before that, since sampling started), so the streamed samples depend on
+    ///   their number only, never on host timing.
     private func takeSample(at t: Double, noise: SplitMix64) {
         var noise = noise
         let errors = scenario.errors
@@ -100,10 +100,12 @@ extension SimulatedMPU6050 {
         let accelNoise: SIMD3<Double> = accelSigma * Self.gaussian3(&noise)
         let force: SIMD3<Double> = errors.accelSensitivity * trueForce + accelOffset + accelNoise
 
-        let gyroRange = MPU6050Configuration.GyroRange(
-            rawValue: (registers[Int(MPU6050Register.gyroConfiguration)] >> 3) & 0x03) ?? .dps250
-        let accelRange = MPU6050Configuration.AccelRange(
-            rawValue: (registers[Int(MPU6050Register.accelConfiguration)] >> 3) & 0x03) ?? .g2
+        let gyroRange =
+            MPU6050Configuration.GyroRange(
+                rawValue: (registers[Int(MPU6050Register.gyroConfiguration)] >> 3) & 0x03) ?? .dps250
+        let accelRange =
+            MPU6050Configuration.AccelRange(
+                rawValue: (registers[Int(MPU6050Register.accelConfiguration)] >> 3) & 0x03) ?? .g2
         let accelRaw = quantise(force * accelRange.lsbPerG)
         let gyroRaw = quantise(rate * gyroRange.lsbPerDegreePerSecond)
         let temperatureRaw = scenario.part.temperatureRaw(celsius: temperature)

@@ -17,8 +17,8 @@ public enum ControlClientError: Error, Equatable, Sendable, CustomStringConverti
     case malformedReply(path: String, reason: String)
     /// The path does not fit an `AF_UNIX` address.
     case pathTooLong(String)
-    /// Another system call failed.
-    case system(operation: String, path: String, errno: Errno)
+    /// A call on the socket failed.
+    case system(UnixSocketError)
 
     /// True when no daemon runs, so the caller may open the hardware itself.
     public var isNoDaemon: Bool {
@@ -42,8 +42,8 @@ public enum ControlClientError: Error, Equatable, Sendable, CustomStringConverti
             return "unreadable reply from the romdev daemon on \(path): \(reason)"
         case .pathTooLong(let path):
             return "control socket path \(path) is longer than \(UnixSocketAddress.capacity - 1) bytes"
-        case let .system(operation, path, errno):
-            return "cannot \(operation) \(path): \(errno)"
+        case .system(let error):
+            return error.description
         }
     }
 

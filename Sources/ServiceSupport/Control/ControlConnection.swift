@@ -1,9 +1,10 @@
+import LinuxSystem
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import LinuxSystem
 
 extension ControlServer {
     /// One client: reads its request line, holds until the reply is queued, writes it, then
@@ -29,7 +30,7 @@ extension ControlServer {
             case draining
         }
 
-        private var descriptor: CInt
+        private let socket: UnixSocket
         /// The client's process (`SO_PEERCRED`), 0 when unknown.
         let peer: pid_t
         /// The server's turn (call of `receive()`) that accepted it.
@@ -41,18 +42,26 @@ extension ControlServer {
         private var output: [UInt8] = []
         private var written = 0
 
-        init(descriptor: CInt, peer: pid_t, turn: Int, deadline: UInt64) {
-            self.descriptor = descriptor
-            self.peer = peer
+        init(socket: UnixSocket, turn: Int, deadline: UInt64) {
+            self.socket = socket
+            peer = socket.peerProcessID
             self.turn = turn
             self.deadline = deadline
         }
 
-        deinit {
-            close()
+        var isOpen: Bool { socket.descriptor >= 0 }
+
+        /// What a wait for this client watches: input while reading or draining, room while
+        /// writing; nil while the daemon holds the request.
+        var pollDescriptor: PollDescriptor? {
+            guard isOpen else { return nil }
+            switch state {
+            case .reading, .draining: return PollDescriptor(socket.descriptor, .readable)
+            case .writing: return PollDescriptor(socket.descriptor, .writable)
+            case .awaitingReply: return nil
+            }
         }
 
-        var isOpen: Bool { descriptor >= 0 }
         var isAwaitingReply: Bool { isOpen && state == .awaitingReply }
         var isWaitingForRequest: Bool { isOpen && state == .reading }
         var hasOutput: Bool { isOpen && state == .writing }
@@ -62,19 +71,17 @@ extension ControlServer {
         /// ignored), or input to discard while draining.
         func readRequest() -> ReadResult {
             guard isOpen, state == .reading || state == .draining else { return .incomplete }
-            var buffer = [UInt8](repeating: 0, count: 1024)
             while true {
-                let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, CInt(MSG_DONTWAIT)) }
-                if count == 0 { return .closed }
-                if count < 0 {
-                    switch errno {
-                    case EINTR: continue
-                    case EAGAIN, EWOULDBLOCK: return .incomplete
-                    default: return .closed
-                    }
+                let bytes: [UInt8]?
+                do {
+                    bytes = try socket.receive(maximumBytes: 1024)
+                } catch {
+                    return .closed
                 }
+                guard let bytes else { return .incomplete }
+                if bytes.isEmpty { return .closed }
                 guard state == .reading else { continue }
-                input += buffer[..<count]
+                input += bytes
                 if let newline = input.firstIndex(of: UInt8(ascii: "\n")) {
                     state = .awaitingReply
                     do {
@@ -104,29 +111,25 @@ extension ControlServer {
         /// starts draining. Closes when the client is gone.
         func flush() {
             while isOpen && state == .writing && written < output.count {
-                let count = output[written...].withUnsafeBytes {
-                    // MSG_NOSIGNAL: a client that left must not kill the daemon with SIGPIPE.
-                    send(descriptor, $0.baseAddress, $0.count, CInt(MSG_NOSIGNAL) | CInt(MSG_DONTWAIT))
-                }
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    if errno == EAGAIN || errno == EWOULDBLOCK { return }
+                let count: Int?
+                do {
+                    count = try socket.send(output[written...])
+                } catch {
                     close()
                     return
                 }
+                guard let count else { return }
                 written += count
             }
             if isOpen && state == .writing {
                 state = .draining
-                shutdown(descriptor, CInt(SHUT_WR))
+                socket.shutdownWrite()
                 if case .closed = readRequest() { close() }
             }
         }
 
         func close() {
-            guard descriptor >= 0 else { return }
-            Glibc.close(descriptor)
-            descriptor = -1
+            socket.close()
         }
     }
 }

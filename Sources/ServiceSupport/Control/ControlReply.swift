@@ -10,7 +10,7 @@ import Foundation
 /// `message` is one line for people; `payload`, on success, is the result as JSON for programs.
 public struct ControlReply: Equatable, Sendable {
     /// How the request went.
-    public enum Status: String, Sendable, CaseIterable {
+    public enum Status: String, Codable, Sendable, CaseIterable {
         /// Done; `payload` may carry the result.
         case ok
         /// Not now: the daemon is measuring, calibrating or guiding the patient.
@@ -35,9 +35,7 @@ public struct ControlReply: Equatable, Sendable {
     /// Success with `payload` encoded as JSON.
     /// - Throws: The encoder's error.
     public static func ok<Payload: Encodable>(_ message: String, payload: Payload) throws -> ControlReply {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return ControlReply(status: .ok, message: message, payload: try encoder.encode(payload))
+        ControlReply(status: .ok, message: message, payload: try ControlJSON.encoder().encode(payload))
     }
 
     /// Success without a payload.
@@ -47,7 +45,9 @@ public struct ControlReply: Equatable, Sendable {
     /// Tried and failed.
     public static func failed(_ message: String) -> ControlReply { ControlReply(status: .failed, message: message) }
     /// Not understood.
-    public static func badRequest(_ message: String) -> ControlReply { ControlReply(status: .badRequest, message: message) }
+    public static func badRequest(_ message: String) -> ControlReply {
+        ControlReply(status: .badRequest, message: message)
+    }
 
     /// The payload decoded as `type`.
     /// - Throws: `ControlMessageError` when there is no payload or it does not decode.
@@ -62,26 +62,43 @@ public struct ControlReply: Equatable, Sendable {
 
     /// The reply as one line of JSON, newline included.
     public var line: [UInt8] {
-        var object: [String: Any] = ["status": status.rawValue, "message": message]
-        if let payload, let value = try? JSONSerialization.jsonObject(with: payload, options: [.fragmentsAllowed]) {
-            object["payload"] = value
-        }
-        return ControlJSON.line(object)
+        let payloadValue = payload.flatMap { try? JSONDecoder().decode(JSONValue.self, from: $0) }
+        return ControlJSON.line(Envelope(status: status, message: message, payload: payloadValue))
     }
 
     /// Decodes one line (without its newline).
     /// - Throws: `ControlMessageError` for anything but a well-formed reply.
     public init(line: [UInt8]) throws(ControlMessageError) {
-        let object = try ControlJSON.object(line)
-        guard let statusName = object["status"] as? String, let status = Status(rawValue: statusName) else {
-            throw ControlMessageError("no known \"status\"")
+        let envelope = try ControlJSON.decode(Envelope.self, line: line)
+        let payload = envelope.payload.flatMap { $0 == .null ? nil : try? ControlJSON.encoder().encode($0) }
+        self.init(status: envelope.status, message: envelope.message, payload: payload)
+    }
+
+    /// The reply as it travels; the payload is any JSON value, typed only by the receiver.
+    private struct Envelope: Codable {
+        var status: Status
+        var message: String
+        var payload: JSONValue?
+
+        init(status: Status, message: String, payload: JSONValue?) {
+            self.status = status
+            self.message = message
+            self.payload = payload
         }
-        guard let message = object["message"] as? String else { throw ControlMessageError("no \"message\"") }
-        var payload: Data?
-        if let value = object["payload"], !(value is NSNull) {
-            payload = try? JSONSerialization.data(
-                withJSONObject: value, options: [.sortedKeys, .withoutEscapingSlashes, .fragmentsAllowed])
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            guard let statusName = try? container.decode(String.self, forKey: .status),
+                let status = Status(rawValue: statusName)
+            else {
+                throw ControlMessageError("no known \"status\"")
+            }
+            guard let message = try? container.decode(String.self, forKey: .message) else {
+                throw ControlMessageError("no \"message\"")
+            }
+            self.init(
+                status: status, message: message,
+                payload: try container.decodeIfPresent(JSONValue.self, forKey: .payload))
         }
-        self.init(status: status, message: message, payload: payload)
     }
 }

@@ -42,65 +42,83 @@ public enum ControlRequest: Equatable, Sendable {
     }
 
     /// The request as one line of JSON, newline included.
-    public var line: [UInt8] {
-        var object: [String: Any] = ["request": name]
-        switch self {
-        case let .measure(limb, unscheduled, protocolName):
-            if let limb { object["limb"] = limb }
-            if unscheduled { object["unscheduled"] = true }
-            if let protocolName { object["protocol"] = protocolName }
-        case .exportDone(let files):
-            object["files"] = files
-        case .calibrate, .status:
-            break
-        }
-        return ControlJSON.line(object)
-    }
+    public var line: [UInt8] { ControlJSON.line(self) }
 
-    /// Decodes one line (without its newline), strictly: exact types, no key twice, no key the
-    /// request does not take.
+    /// Decodes one line (without its newline), strictly: exact types, no key the request does
+    /// not take.
     /// - Throws: `ControlMessageError` for anything but a known, well-formed request.
     public init(line: [UInt8]) throws(ControlMessageError) {
-        let fields = try ControlRequestFields(line: line)
-        guard case .string(let name)? = fields.values["request"] else {
+        self = try ControlJSON.decode(ControlRequest.self, line: line)
+    }
+}
+
+extension ControlRequest: Codable {
+    /// The keys each request takes besides `request`.
+    private static func keys(of name: String) -> Set<String>? {
+        switch name {
+        case "measure": return ["limb", "unscheduled", "protocol"]
+        case "calibrate", "status": return []
+        case "export-done": return ["files"]
+        default: return nil
+        }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: AnyKey.self)
+        guard let name = try? container.decode(String.self, forKey: AnyKey("request")) else {
             throw ControlMessageError(#"no "request" name"#)
+        }
+        guard let allowed = Self.keys(of: name) else {
+            throw ControlMessageError("unknown request '\(name.prefix(40))'")
+        }
+        if let unknown = container.allKeys.map(\.stringValue).sorted().first(where: {
+            $0 != "request" && !allowed.contains($0)
+        }) {
+            throw ControlMessageError("unknown key \"\(unknown)\" in a \(name) request")
+        }
+        /// The value at `key`, nil when absent or null, refused with `reason` unless `valid`.
+        func field<Value: Decodable>(
+            _ key: String, _ type: Value.Type, _ reason: String, valid: (Value) -> Bool = { _ in true }
+        ) throws -> Value? {
+            let decoded: Value?
+            do {
+                decoded = try container.decodeIfPresent(type, forKey: AnyKey(key))
+            } catch {
+                throw ControlMessageError(reason)
+            }
+            guard let value = decoded else { return nil }
+            guard valid(value) else { throw ControlMessageError(reason) }
+            return value
         }
         switch name {
         case "measure":
-            try fields.checkKeys(["limb", "unscheduled", "protocol"], of: name)
-            let unscheduled: Bool
-            switch fields.values["unscheduled"] {
-            case nil: unscheduled = false
-            case .bool(let flag)?: unscheduled = flag
-            default: throw ControlMessageError("unscheduled must be true or false")
+            let unscheduled = try field("unscheduled", Bool.self, "unscheduled must be true or false") ?? false
+            let protocolName = try field("protocol", String.self, "protocol must be extension or arc") {
+                ["extension", "arc"].contains($0)
             }
-            let protocolName: String?
-            switch fields.values["protocol"] {
-            case nil, .null?: protocolName = nil
-            case .string(let name)? where ["extension", "arc"].contains(name): protocolName = name
-            default: throw ControlMessageError("protocol must be extension or arc")
-            }
-            switch fields.values["limb"] {
-            case nil, .null?: self = .measure(limb: nil, unscheduled: unscheduled, protocolName: protocolName)
-            case .string(let limb)? where ["left", "right"].contains(limb):
-                self = .measure(limb: limb, unscheduled: unscheduled, protocolName: protocolName)
-            default: throw ControlMessageError("limb must be left or right")
-            }
+            let limb = try field("limb", String.self, "limb must be left or right") { ["left", "right"].contains($0) }
+            self = .measure(limb: limb, unscheduled: unscheduled, protocolName: protocolName)
         case "calibrate":
-            try fields.checkKeys([], of: name)
             self = .calibrate
         case "status":
-            try fields.checkKeys([], of: name)
             self = .status
-        case "export-done":
-            try fields.checkKeys(["files"], of: name)
-            switch fields.values["files"] {
-            case nil: self = .exportDone(files: [])
-            case .strings(let files)?: self = .exportDone(files: files)
-            default: throw ControlMessageError("files must be a list of names")
-            }
         default:
-            throw ControlMessageError("unknown request '\(name.prefix(40))'")
+            self = .exportDone(files: try field("files", [String].self, "files must be a list of names") ?? [])
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyKey.self)
+        try container.encode(name, forKey: AnyKey("request"))
+        switch self {
+        case let .measure(limb, unscheduled, protocolName):
+            try container.encodeIfPresent(limb, forKey: AnyKey("limb"))
+            if unscheduled { try container.encode(true, forKey: AnyKey("unscheduled")) }
+            try container.encodeIfPresent(protocolName, forKey: AnyKey("protocol"))
+        case .exportDone(let files):
+            try container.encode(files, forKey: AnyKey("files"))
+        case .calibrate, .status:
+            break
         }
     }
 }

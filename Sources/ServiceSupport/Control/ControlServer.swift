@@ -1,15 +1,17 @@
+import LinuxSystem
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import LinuxSystem
 
 /// The daemon's end of the control socket: a listening `SOCK_STREAM` socket in the runtime
 /// directory, served without threads.
 ///
-/// The daemon's loop calls ``receive()`` between waits: it accepts waiting clients and reads what
-/// they sent, never blocking, and returns the complete requests. Each stays open in a mailbox
+/// The daemon's loop waits on ``pollDescriptors`` until ``nextDeadlineNanoseconds`` and then calls
+/// ``receive()``: it accepts waiting clients and reads what they sent, never blocking, and
+/// returns the complete requests. Each stays open in a mailbox
 /// until the daemon calls ``reply(_:to:)``, which may be much later (a measurement takes a while).
 /// Malformed requests get a `bad-request` reply without involving the daemon.
 public final class ControlServer {
@@ -31,6 +33,13 @@ public final class ControlServer {
     /// lock the others out, and a client is never dropped before it could send); when there is
     /// none, newcomers wait in the listen queue until a reply or a deadline frees a place.
     public static let maximumConnections = 8
+    /// At most this many clients are accepted by one ``receive()``, so a flood of connections
+    /// cannot keep the daemon's loop accepting (its watchdog, button and cues wait meanwhile);
+    /// the rest stay in the listen queue for the next turn.
+    public static let acceptsPerTurn = maximumConnections
+    /// How many clients the kernel queues for us, beyond which a client is told the daemon is
+    /// busy.
+    static let listenBacklog = 2 * maximumConnections
     /// A request line longer than this is refused: real ones are tens of bytes.
     static let maximumRequestBytes = 4096
     /// How long a client has to send its request line, and then to take its reply and close.
@@ -38,7 +47,7 @@ public final class ControlServer {
 
     /// The socket's path.
     public let path: String
-    private var listener: CInt
+    private let listener: UnixSocket
     private var identity: (dev: dev_t, ino: ino_t)
     private var connections: [RequestID: Connection] = [:]
     /// Requests read by a call of ``receive()`` that then failed to accept, for the next call.
@@ -46,6 +55,9 @@ public final class ControlServer {
     private var nextID = 0
     /// Counts the calls of ``receive()``: connections accepted in the current one are not dropped.
     private var turn = 0
+    /// The turn whose accept failed (e.g. out of descriptors): until the next turn, which tries
+    /// again, the listening socket is not watched, so it cannot wake the loop in a spin.
+    private var acceptFailedInTurn: Int?
     private let clientTimeout: UInt64
     private let clock: () -> UInt64
 
@@ -68,28 +80,41 @@ public final class ControlServer {
         guard let address = UnixSocketAddress(path: path) else { throw .pathTooLong(path) }
         self.path = path
         clientTimeout = clientTimeoutNanoseconds
-        self.clock = clock ?? monotonicNanoseconds
+        self.clock = clock ?? { MonotonicTime.nowNanoseconds }
         try Self.makeDirectory(containing: path)
         try Self.removeStaleSocket(at: address, path: path)
 
-        let descriptor = socket(AF_UNIX, CInt(SOCK_STREAM.rawValue) | CInt(SOCK_NONBLOCK.rawValue) | CInt(SOCK_CLOEXEC.rawValue), 0)
-        guard descriptor >= 0 else { throw .system(operation: "create a socket for", path: path, errno: .current) }
-        do {
-            identity = try Self.bindAndListen(descriptor, address: address, path: path, mode: mode)
-        } catch {
-            Glibc.close(descriptor)
-            throw error
-        }
-        listener = descriptor
+        listener = try Self.socket(path: path)
+        identity = try Self.bindAndListen(listener, address: address, path: path, mode: mode)
     }
 
     deinit {
         close()
     }
 
-    /// The listening descriptor, readable when a client is waiting; for a loop that wants to
-    /// `poll(2)` on it. Owned by the server: never close it.
-    public var listeningDescriptor: CInt { listener }
+    /// What the daemon's loop waits on: the listening socket while a client could be taken, and
+    /// every client the server is reading from or writing to. A client held in the mailbox is
+    /// not watched (its request is read), nor the listening socket while every place is taken for
+    /// good (it would stay readable and spin the loop).
+    public var pollDescriptors: [PollDescriptor] {
+        guard listener.descriptor >= 0 else { return [] }
+        let clients = connections.keys.sorted { $0.rawValue < $1.rawValue }.compactMap {
+            connections[$0]?.pollDescriptor
+        }
+        let canTake =
+            acceptFailedInTurn != turn
+            && (connections.count < Self.maximumConnections || roomCandidate(inTurn: turn + 1) != nil)
+        return (canTake ? [PollDescriptor(listener.descriptor, .readable)] : []) + clients
+    }
+
+    /// The earliest client deadline (on the server's clock), when the next ``receive()`` must
+    /// run to disconnect it; nil when no client has one.
+    public var nextDeadlineNanoseconds: UInt64? {
+        connections.values.filter { $0.isOpen && !$0.isAwaitingReply }.map(\.deadline).min()
+    }
+
+    /// A reading of the server's clock, for ``nextDeadlineNanoseconds``.
+    public var nowNanoseconds: UInt64 { clock() }
 
     /// The requests waiting for a reply, oldest first.
     public var pendingRequests: [RequestID] {
@@ -102,7 +127,7 @@ public final class ControlServer {
     /// - Throws: `ControlServerError.system` when accepting fails for a reason other than a
     ///   client that gave up (e.g. out of descriptors); requests already read stay buffered.
     public func receive() throws(ControlServerError) -> [Received] {
-        guard listener >= 0 else { return [] }
+        guard listener.descriptor >= 0 else { return [] }
         let now = clock()
         turn += 1
         for (id, connection) in connections where !connection.isAwaitingReply && now >= connection.deadline {
@@ -119,6 +144,7 @@ public final class ControlServer {
         do {
             try acceptWaiting(at: now, into: &received)
         } catch {
+            acceptFailedInTurn = turn
             // The requests read stay with their connections; the next call cannot see them again.
             pendingReceived += received
             throw error
@@ -162,9 +188,8 @@ public final class ControlServer {
             connection.close()
         }
         connections = [:]
-        guard listener >= 0 else { return }
-        Glibc.close(listener)
-        listener = -1
+        guard listener.descriptor >= 0 else { return }
+        listener.close()
         var status = stat()
         // A daemon started after us may have replaced the file; only remove our own.
         if stat(path, &status) == 0, status.st_dev == identity.dev, status.st_ino == identity.ino {
@@ -173,68 +198,61 @@ public final class ControlServer {
     }
 
     private func acceptWaiting(at now: UInt64, into received: inout [Received]) throws(ControlServerError) {
-        while true {
+        for _ in 0..<Self.acceptsPerTurn {
             if connections.count >= Self.maximumConnections {
                 // Room is made only for a client that is there. Without room, newcomers wait in
                 // the listen queue, in the order they came, until a reply or a deadline frees a
                 // place; a client finding the queue full reports the daemon busy.
-                var waiting = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
-                guard poll(&waiting, 1, 0) > 0, makeRoom() else { return }
-            }
-            let client = accept(listener, nil, nil)
-            if client < 0 {
-                let error = Errno.current
-                switch error.rawValue {
-                case EAGAIN, EWOULDBLOCK: return
-                case EINTR, ECONNABORTED, EPROTO: continue
-                default: throw .system(operation: "accept a client on", path: path, errno: error)
+                let waiting: Bool
+                do {
+                    waiting = try Poll.isReady(listener.descriptor)
+                } catch {
+                    throw .system(UnixSocketError(.accept, path: path, errno: error))
                 }
+                guard waiting, makeRoom() else { return }
             }
-            _ = fcntl(client, F_SETFD, FD_CLOEXEC)
+            let client: UnixSocket?
             do {
-                try setNonBlocking(client)
+                client = try listener.accept()
             } catch {
-                Glibc.close(client)
-                continue
+                throw .system(error)
             }
-            let connection = Connection(
-                descriptor: client, peer: Self.peer(of: client), turn: turn, deadline: now &+ clientTimeout)
+            guard let client else { return }
             let id = RequestID(rawValue: nextID)
-            connections[id] = connection
+            connections[id] = Connection(socket: client, turn: turn, deadline: now &+ clientTimeout)
             nextID += 1
             read(id, at: now, into: &received)
         }
     }
 
-    /// Frees a place: a connection whose reply is out, else the oldest connection that has been
-    /// without a request for a whole turn, of the client holding the most connections, if it
-    /// holds more than one.
+    /// Frees a place: see ``roomCandidate(inTurn:)``.
     /// - Returns: False when no connection may be dropped.
     private func makeRoom() -> Bool {
+        guard let victim = roomCandidate(inTurn: turn) else { return false }
+        connections[victim]?.close()
+        connections[victim] = nil
+        return true
+    }
+
+    /// The connection to drop for a newcomer in turn `turn`: one whose reply is out, else the
+    /// oldest connection that has been without a request for a whole turn, of the client holding
+    /// the most connections, if it holds more than one.
+    private func roomCandidate(inTurn turn: Int) -> RequestID? {
         let held = Dictionary(grouping: connections.values, by: \.peer).mapValues(\.count)
         let candidates = connections.filter { id, connection in
             connection.state == .draining
                 || (connection.isWaitingForRequest && connection.turn < turn && held[connection.peer, default: 0] > 1)
         }
         let victim = candidates.min { first, second in
-            let firstRank = (first.value.state == .draining ? 0 : 1, -held[first.value.peer, default: 0], first.key.rawValue)
-            let secondRank = (second.value.state == .draining ? 0 : 1, -held[second.value.peer, default: 0], second.key.rawValue)
+            let firstRank = (
+                first.value.state == .draining ? 0 : 1, -held[first.value.peer, default: 0], first.key.rawValue
+            )
+            let secondRank = (
+                second.value.state == .draining ? 0 : 1, -held[second.value.peer, default: 0], second.key.rawValue
+            )
             return firstRank < secondRank
         }
-        guard let victim else { return false }
-        victim.value.close()
-        connections[victim.key] = nil
-        return true
-    }
-
-    /// The process at the other end of a Unix socket (`SO_PEERCRED`); 0 when unknown.
-    private static func peer(of descriptor: CInt) -> pid_t {
-        // struct ucred { pid_t pid; uid_t uid; gid_t gid; }, which Glibc's module only declares
-        // under _GNU_SOURCE.
-        var credentials: (pid: pid_t, uid: uid_t, gid: gid_t) = (0, 0, 0)
-        var length = socklen_t(MemoryLayout.size(ofValue: credentials))
-        guard getsockopt(descriptor, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0 else { return 0 }
-        return credentials.pid
+        return victim?.key
     }
 
     private func flushWrites() {
@@ -246,26 +264,37 @@ public final class ControlServer {
         }
     }
 
+    private static func socket(path: String) throws(ControlServerError) -> UnixSocket {
+        do {
+            return try UnixSocket(.stream, path: path)
+        } catch {
+            throw .system(error)
+        }
+    }
+
     /// Binds, sets the mode, listens; returns the socket file's device and inode.
     private static func bindAndListen(
-        _ descriptor: CInt, address: UnixSocketAddress, path: String, mode: mode_t
+        _ socket: UnixSocket, address: UnixSocketAddress, path: String, mode: mode_t
     ) throws(ControlServerError) -> (dev: dev_t, ino: ino_t) {
-        guard address.withSockaddr({ bind(descriptor, $0, $1) }) == 0 else {
-            let error = Errno.current
+        do {
+            try socket.bind(to: address)
+        } catch {
             // Another daemon bound it between our check and our bind.
-            throw error == Errno(rawValue: EADDRINUSE) ? .alreadyRunning(path) : .system(operation: "bind", path: path, errno: error)
+            throw error.errno == Errno(rawValue: EADDRINUSE) ? .alreadyRunning(path) : .system(error)
         }
         // No client can connect before listen(), so the mode is right before anyone can try.
         guard chmod(path, mode) == 0 else {
             let error = Errno.current
             unlink(path)
-            throw .system(operation: "set the mode of", path: path, errno: error)
+            throw .system(UnixSocketError(.setMode, path: path, errno: error))
         }
         var status = stat()
-        guard stat(path, &status) == 0, listen(descriptor, CInt(maximumConnections)) == 0 else {
-            let error = Errno.current
+        do throws(UnixSocketError) {
+            guard stat(path, &status) == 0 else { throw UnixSocketError(.listen, path: path, errno: .current) }
+            try socket.listen(backlog: listenBacklog)
+        } catch {
             unlink(path)
-            throw .system(operation: "listen on", path: path, errno: error)
+            throw .system(error)
         }
         return (status.st_dev, status.st_ino)
     }
@@ -285,25 +314,24 @@ public final class ControlServer {
             throw .system(operation: "look at", path: path, errno: .current)
         }
         guard status.st_mode & S_IFMT == S_IFSOCK else { throw .notASocket(path) }
-        let probe = socket(AF_UNIX, CInt(SOCK_STREAM.rawValue) | CInt(SOCK_NONBLOCK.rawValue) | CInt(SOCK_CLOEXEC.rawValue), 0)
-        guard probe >= 0 else { throw .system(operation: "create a socket for", path: path, errno: .current) }
-        defer { Glibc.close(probe) }
-        if address.withSockaddr({ connect(probe, $0, $1) }) == 0 {
-            throw .alreadyRunning(path)
-        }
-        switch errno {
-        case ECONNREFUSED:
-            // Nobody listens: the file is what a daemon that died left behind.
-            if unlink(path) != 0 && errno != ENOENT {
-                throw .system(operation: "remove the stale socket", path: path, errno: .current)
+        let probe = try socket(path: path)
+        do {
+            // Connected, or a full listen queue (false): someone is listening either way.
+            _ = try probe.connect(to: address)
+        } catch {
+            switch error.errno.rawValue {
+            case ECONNREFUSED:
+                // Nobody listens: the file is what a daemon that died left behind.
+                if unlink(path) != 0 && errno != ENOENT {
+                    throw .system(operation: "remove the stale socket", path: path, errno: .current)
+                }
+                return
+            case ENOENT:
+                return
+            default:
+                throw .system(operation: "probe", path: path, errno: error.errno)
             }
-        case EAGAIN:
-            // The listen queue is full, so someone is listening.
-            throw .alreadyRunning(path)
-        case ENOENT:
-            return
-        default:
-            throw .system(operation: "probe", path: path, errno: .current)
         }
+        throw .alreadyRunning(path)
     }
 }

@@ -11,6 +11,11 @@ public enum ControlServerError: Error, Equatable, Sendable, CustomStringConverti
     /// A system call failed: `operation` says which, on `path`.
     case system(operation: String, path: String, errno: Errno)
 
+    /// A failed call on the socket.
+    static func system(_ error: UnixSocketError) -> ControlServerError {
+        .system(operation: error.operation.rawValue, path: error.path, errno: error.errno)
+    }
+
     public var description: String {
         switch self {
         case .pathTooLong(let path):

@@ -4,8 +4,8 @@ import LinuxSystem
 public enum NotifyError: Error, Equatable, Sendable, CustomStringConvertible {
     /// `$NOTIFY_SOCKET` is neither an absolute path nor an `@` abstract name, or is too long.
     case invalidSocket(String)
-    /// A socket call failed: `operation` is `socket`, `connect` or `send`.
-    case system(operation: String, socket: String, errno: Errno)
+    /// A call on the socket failed.
+    case system(UnixSocketError)
     /// The datagram was cut short (the kernel sent fewer bytes than asked).
     case truncated(socket: String, sent: Int, of: Int)
 
@@ -13,8 +13,8 @@ public enum NotifyError: Error, Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .invalidSocket(let value):
             return "NOTIFY_SOCKET '\(value)' is neither an absolute path nor an abstract name starting with @"
-        case let .system(operation, socket, errno):
-            return "cannot \(operation) notify socket \(socket): \(errno)"
+        case .system(let error):
+            return "notify socket: \(error)"
         case let .truncated(socket, sent, total):
             return "notify socket \(socket) took \(sent) of \(total) bytes"
         }

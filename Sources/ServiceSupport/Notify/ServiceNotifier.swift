@@ -1,9 +1,10 @@
+import LinuxSystem
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import LinuxSystem
 
 /// Tells the service manager about start-up, status, liveness and shutdown over `$NOTIFY_SOCKET`,
 /// the protocol of sd_notify(3), without libsystemd.
@@ -52,27 +53,18 @@ public struct ServiceNotifier: Sendable {
     /// - Throws: `NotifyError` naming the socket and the failed call.
     public func notify(_ states: [ServiceState]) throws(NotifyError) {
         guard let address, let socket, !states.isEmpty else { return }
-        let descriptor = Glibc.socket(AF_UNIX, CInt(SOCK_DGRAM.rawValue) | CInt(SOCK_CLOEXEC.rawValue), 0)
-        guard descriptor >= 0 else { throw .system(operation: "create a socket for", socket: socket, errno: .current) }
-        defer { close(descriptor) }
         let bytes = Array(ServiceState.datagram(states).utf8)
         let sent: Int
-        do {
-            sent = try retryingOnInterrupt { () throws(Errno) -> Int in
-                let result = bytes.withUnsafeBytes { buffer in
-                    address.withSockaddr { sockaddr, length in
-                        // Never wait on a service manager that is not reading: a late notification
-                        // is better lost (EAGAIN) than the loop that pings the watchdog stalled.
-                        sendto(
-                            descriptor, buffer.baseAddress, buffer.count, CInt(MSG_NOSIGNAL) | CInt(MSG_DONTWAIT),
-                            sockaddr, length)
-                    }
-                }
-                guard result >= 0 else { throw .current }
-                return result
+        do throws(UnixSocketError) {
+            let datagram = try UnixSocket(.datagram, path: socket)
+            // Never wait on a service manager that is not reading: a late notification is
+            // better lost (EAGAIN) than the loop that pings the watchdog stalled.
+            guard let count = try datagram.send(bytes[...], to: address) else {
+                throw UnixSocketError(.send, path: socket, errno: .resourceTemporarilyUnavailable)
             }
+            sent = count
         } catch {
-            throw .system(operation: "send to", socket: socket, errno: error)
+            throw .system(error)
         }
         guard sent == bytes.count else { throw .truncated(socket: socket, sent: sent, of: bytes.count) }
     }

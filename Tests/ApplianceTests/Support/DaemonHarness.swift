@@ -4,8 +4,11 @@ import CareStorage
 import Foundation
 import Fusion
 import GPIO
+import LinuxSystem
+import Sensor
 import ServiceSupport
 import Synchronization
+import TestSupport
 
 /// Records what the daemon tells the service manager and the journal.
 final class RecordingOutput: DaemonOutput, @unchecked Sendable {
@@ -32,22 +35,22 @@ final class RecordingOutput: DaemonOutput, @unchecked Sendable {
 
 /// A sensor probe whose answer the test sets.
 final class FakeSensorProbe: SensorProbe {
-    var currentProblem: String?
+    var currentProblem: MPU6050Error?
     var probes = 0
     let location = "/dev/i2c-1 at 0x68"
 
-    init(problem: String? = nil) {
+    init(problem: MPU6050Error? = nil) {
         currentProblem = problem
     }
 
-    func problem() -> String? {
+    func check() throws(MPU6050Error) {
         probes += 1
-        return currentProblem
+        if let currentProblem { throw currentProblem }
     }
 }
 
 /// A measurement that plays a script on the daemon's monotonic clock.
-final class ScriptedMeasurement: GuidedMeasurement {
+final class ScriptedMeasurement: GuidedRun {
     private var script: EventScript<GuidedMeasurementEvent>
     private(set) var stopped = false
     private(set) var aborted = false
@@ -78,7 +81,6 @@ final class ScriptedMeasurement: GuidedMeasurement {
 final class ScriptedMeasurements: GuidedMeasurementStarter {
     let clock: any GPIOClock
     var scripts: [[(seconds: Double, event: GuidedMeasurementEvent)]]
-    var startError: String?
     private(set) var started: [ScriptedMeasurement] = []
     /// The protocol each start asked for.
     private(set) var protocols: [MeasurementProtocol] = []
@@ -88,12 +90,9 @@ final class ScriptedMeasurements: GuidedMeasurementStarter {
         self.scripts = scripts
     }
 
-    struct StartFailure: Error, CustomStringConvertible {
-        let description: String
-    }
-
-    func startMeasurement(_ measurementProtocol: MeasurementProtocol) throws -> any GuidedMeasurement {
-        if let startError { throw StartFailure(description: startError) }
+    func startMeasurement(_ measurementProtocol: MeasurementProtocol) throws(MPU6050Error) -> any GuidedRun<
+        GuidedMeasurementEvent
+    > {
         protocols.append(measurementProtocol)
         let script = scripts.isEmpty ? Self.success() : scripts.removeFirst()
         let measurement = ScriptedMeasurement(clock: clock, script: script)
@@ -109,34 +108,54 @@ final class ScriptedMeasurements: GuidedMeasurementStarter {
     }
 }
 
-/// Control requests queued by the test, replies recorded.
+/// Control requests queued by the test, replies recorded. Like the socket, it wakes the loop: an
+/// alarm of the daemon's clock becomes readable when the next request is due.
 final class QueuedRequests: ControlRequestSource {
     private var queue: [(at: Date, request: ControlRequest)] = []
     private(set) var replies: [(ControlRequest, ControlReply)] = []
     let wallClock: any WallClock
+    private let clock: any GPIOClock
+    private let alarm: any ClockAlarm
 
-    init(wallClock: any WallClock) {
+    init(wallClock: any WallClock, clock: any GPIOClock) throws {
         self.wallClock = wallClock
+        self.clock = clock
+        alarm = try clock.makeAlarm()
     }
 
     func send(_ request: ControlRequest, at date: Date) {
         queue.append((date, request))
+        rearm()
     }
+
+    var pollDescriptors: [PollDescriptor] { [PollDescriptor(alarm.descriptor, .readable)] }
+    var nanosecondsUntilDeadline: UInt64? { nil }
 
     func takeRequests() -> [PendingControlRequest] {
         let now = wallClock.now
         let due = queue.filter { $0.at <= now }
         queue.removeAll { $0.at <= now }
+        rearm()
         return due.map { item in
             PendingControlRequest(request: item.request) { [self] reply in replies.append((item.request, reply)) }
         }
+    }
+
+    /// Sets the alarm to the next request's time on the daemon's clock.
+    private func rearm() {
+        guard let next = queue.map(\.at).min() else {
+            try? alarm.clear()
+            return
+        }
+        let seconds = max(0, next.timeIntervalSince(wallClock.now))
+        try? alarm.set(atNanoseconds: clock.nowNanoseconds + UInt64((seconds * 1e9).rounded(.up)))
     }
 }
 
 /// A daemon on the simulated GPIO chip, a manual clock and a real care store in a temporary
 /// directory, run until a condition holds.
 final class DaemonHarness {
-    let directory: String
+    let directory: TemporaryDirectory
     let store: CareStore
     let calendar: Calendar
     let clock = ManualGPIOClock(startNanoseconds: 1_000_000_000)
@@ -148,7 +167,7 @@ final class DaemonHarness {
     let requests: QueuedRequests
     var configuration = ApplianceConfiguration()
     var timing = DaemonTiming(
-        pollNanoseconds: 5_000_000_000, storeRefreshNanoseconds: 600_000_000_000,
+        busyPollNanoseconds: 5_000_000_000, storeRefreshNanoseconds: 600_000_000_000,
         sensorRetryNanoseconds: 10_000_000_000, faultCueNanoseconds: 15_000_000_000)
     var synchronized = true
     var watchdog: ServiceWatchdog?
@@ -170,19 +189,18 @@ final class DaemonHarness {
     ///   - onboarded: Whether onboarding is done (at the plan start).
     init(
         zone: String = "America/Los_Angeles", start: (Calendar) -> Date, planStart: ((Calendar) -> Date)?,
-        onboarded: Bool = true, presses: [ScriptedPress] = [], sensorProblem: String? = nil,
+        onboarded: Bool = true, presses: [ScriptedPress] = [], sensorProblem: MPU6050Error? = nil,
         scripts: [[(seconds: Double, event: GuidedMeasurementEvent)]] = []
     ) throws {
-        directory = NSTemporaryDirectory() + "romdev-daemon-tests-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        directory = try TemporaryDirectory()
         let calendar = Zones.calendar(zone)
         self.calendar = calendar
-        store = try CareStore(path: directory + "/care.sqlite", timeZone: calendar.timeZone)
+        store = try CareStore(path: directory.path("care.sqlite"), timeZone: calendar.timeZone)
         self.start = start(calendar)
         wallClock = SimulatedWallClock(start: self.start, monotonic: clock)
         sensor = FakeSensorProbe(problem: sensorProblem)
         measurements = ScriptedMeasurements(clock: clock, scripts: scripts)
-        requests = QueuedRequests(wallClock: wallClock)
+        requests = try QueuedRequests(wallClock: wallClock, clock: clock)
         let startWall = self.start
         let clock = clock
         let buzzerOnTimes = buzzerOnTimes
@@ -203,21 +221,27 @@ final class DaemonHarness {
         }
     }
 
-    deinit {
-        try? FileManager.default.removeItem(atPath: directory)
-    }
-
     func onboard(at date: Date) throws {
         let day = calendar.dayInterval(containing: date)
         let event = try store.fetchEvents(taskID: RecoverCarePlan.TaskID.onboarding, from: day.start, to: day.end)[0]
         try store.addOutcome(
-            NewOutcome(taskUUID: event.task.uuid, occurrence: event.scheduleEvent.occurrence,
-                       values: [OutcomeValue(.text("Test"), kind: "onboarding.consent.by", createdDate: date)]),
+            NewOutcome(
+                taskUUID: event.task.uuid, occurrence: event.scheduleEvent.occurrence,
+                values: [OutcomeValue(.text("Test"), kind: "onboarding.consent.by", createdDate: date)]),
             now: date)
     }
 
-    /// Runs the daemon until the wall clock reaches `end` or `stopWhen` holds (as a stop signal).
+    /// How many times the daemon's loop woke in the last ``run(until:stopWhen:)``.
+    private(set) var wakeCount = 0
+
+    /// Runs the daemon until the wall clock reaches `end` or `stopWhen` holds (as a stop signal,
+    /// which an alarm at `end` delivers like the signal descriptor does; `stopWhen` is looked at
+    /// on every wake).
     func run(until end: Date, stopWhen: @escaping (Date) -> Bool = { _ in false }) throws {
+        let stopAlarm = try clock.makeAlarm()
+        try stopAlarm.set(
+            atNanoseconds: clock.nowNanoseconds
+                + UInt64((max(0, end.timeIntervalSince(wallClock.now)) * 1e9).rounded(.up)))
         var lines = configuration.gpio
         lines.chip = .path(chip.info.path)
         let panel = try ControlPanel(
@@ -228,16 +252,20 @@ final class DaemonHarness {
         let daemon = ApplianceDaemon(
             parts: ApplianceDaemon.Parts(
                 store: store, panel: panel, monotonic: clock, wallClock: wallClock, sensor: sensor,
-                measurements: starter ?? measurements, output: output, clockSynchronized: { [unowned self] in synchronized },
+                measurements: starter ?? measurements, output: output,
+                clockSynchronized: { [unowned self] in synchronized },
                 stopRequested: {
                     let now = wallClock.now
                     onTurn(now)
                     return now >= end || stopWhen(now)
                 },
-                requests: requests, calibrations: calibrations),
+                signalDescriptor: stopAlarm.descriptor, requests: requests, calibrations: calibrations),
             settings: ApplianceDaemon.Settings(
                 configuration: configuration, timing: timing, watchdog: watchdog, exitAfterMeasurements: exitAfter))
-        daemon.run(sensorProblem: sensor.problem())
+        var problem: MPU6050Error?
+        do { try sensor.check() } catch { problem = error }
+        try daemon.run(sensorProblem: problem)
+        wakeCount = daemon.wakeCount
     }
 
     /// Wall times at which a chime began: rising buzzer edges more than 1 s after the previous.
@@ -256,9 +284,6 @@ final class DaemonHarness {
         let starts = Set(chimeStarts)
         return outcomeProbe.counts.filter { starts.contains($0.0) }
     }
-
-    /// Rising buzzer edges, in wall time.
-    var buzzerOns: [Date] { buzzerOnTimes.dates }
 
     /// The range-of-motion outcomes stored.
     func rangeOfMotionOutcomes() throws -> [StoredOutcome] {
@@ -290,7 +315,8 @@ final class OutcomeProbe: @unchecked Sendable {
     private var stored: [(Date, Int)] = []
 
     func check(at wall: Date) {
-        let count = (try? store?.fetchOutcomes(OutcomeQuery(taskIDs: [RecoverCarePlan.TaskID.rangeOfMotionCheck])).count) ?? -1
+        let count =
+            (try? store?.fetchOutcomes(OutcomeQuery(taskIDs: [RecoverCarePlan.TaskID.rangeOfMotionCheck])).count) ?? -1
         lock.withLock { stored.append((wall, count)) }
     }
 
@@ -298,7 +324,7 @@ final class OutcomeProbe: @unchecked Sendable {
 }
 
 /// A calibration that plays a script on the daemon's monotonic clock.
-final class ScriptedCalibration: GuidedCalibrationRun {
+final class ScriptedCalibration: GuidedRun {
     private var script: EventScript<GuidedCalibrationEvent>
     private var aborted = false
 
@@ -314,6 +340,8 @@ final class ScriptedCalibration: GuidedCalibrationRun {
         }
         return script.takeDue()
     }
+
+    func stop() {}
 
     func abort() {
         aborted = true
@@ -331,7 +359,7 @@ final class ScriptedCalibrations: GuidedCalibrationStarter {
         self.script = script
     }
 
-    func startCalibration() throws -> any GuidedCalibrationRun {
+    func startCalibration() throws(MPU6050Error) -> any GuidedRun<GuidedCalibrationEvent> {
         started += 1
         return ScriptedCalibration(clock: clock, script: script)
     }

@@ -3,7 +3,6 @@ import Foundation
 /// Gregorian calendars pinned to a time zone, so results never depend on the host.
 enum Calendars {
     static let losAngeles = gregorian("America/Los_Angeles")
-    static let london = gregorian("Europe/London")
     static let utc = gregorian("UTC")
 
     static func gregorian(_ identifier: String) -> Calendar {

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import Care
 
 /// A deliberately naive rendering of CareKit's schedule rules, used as the oracle for property
@@ -13,11 +14,13 @@ enum ReferenceSchedule {
                 let eventStart = element.duration == .allDay ? calendar.startOfDay(for: date) : date
                 guard isBefore(eventStart, element.end, element, calendar), isBefore(eventStart, end, element, calendar)
                 else { break }
-                let eventEnd = switch element.duration {
-                case .allDay: calendar.date(byAdding: DateComponents(day: 1, second: -1), to: eventStart)!
-                case .seconds(let seconds): eventStart.addingTimeInterval(seconds)
-                }
-                all.append((ScheduleEvent(start: eventStart, end: eventEnd, occurrence: 0, element: element), index, local))
+                let eventEnd =
+                    switch element.duration {
+                    case .allDay: calendar.date(byAdding: DateComponents(day: 1, second: -1), to: eventStart)!
+                    case .seconds(let seconds): eventStart.addingTimeInterval(seconds)
+                    }
+                all.append(
+                    (ScheduleEvent(start: eventStart, end: eventEnd, occurrence: 0, element: element), index, local))
                 date = calendar.date(byAdding: element.interval.dateComponents, to: eventStart)!
                 local += 1
             }
@@ -28,7 +31,9 @@ enum ReferenceSchedule {
             .filter { $0.end >= start && ($0.element.end ?? .distantFuture) > start }
     }
 
-    private static func isBefore(_ start: Date, _ limit: Date?, _ element: ScheduleElement, _ calendar: Calendar) -> Bool {
+    private static func isBefore(_ start: Date, _ limit: Date?, _ element: ScheduleElement, _ calendar: Calendar)
+        -> Bool
+    {
         guard let limit else { return true }
         return start < limit
             || (element.duration == .allDay && calendar.isDate(start, inSameDayAs: limit.addingTimeInterval(-1)))

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import Care
 
 /// Deterministic task versions and outcomes for versioning and adherence tests.
@@ -23,7 +24,9 @@ enum Fixtures {
             deletedDate: deleted, createdDate: la.date(2021, 5, 1), previousVersionUUID: previous.map(uuid))
     }
 
-    static func outcome(_ task: CareTask, _ occurrence: Int, values: [OutcomeValue] = [], deleted: Date? = nil) -> Outcome {
+    static func outcome(_ task: CareTask, _ occurrence: Int, values: [OutcomeValue] = [], deleted: Date? = nil)
+        -> Outcome
+    {
         let event = task.schedule.event(forOccurrenceIndex: occurrence, calendar: la)!
         return Outcome(
             uuid: uuid(1000 + occurrence), taskUUID: task.uuid, taskOccurrenceIndex: occurrence, values: values,

@@ -1,8 +1,9 @@
+import Fusion
+import Sensor
+
 #if canImport(Glibc)
 import Glibc
 #endif
-
-import Sensor
 
 /// Test draws on the simulator's seeded generator, so every "random" test case is the same on
 /// every run and machine.
@@ -33,5 +34,3 @@ extension SplitMix64 {
         return vector / sine * angle
     }
 }
-
-import Fusion

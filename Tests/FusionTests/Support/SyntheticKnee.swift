@@ -1,8 +1,9 @@
+import Fusion
+import Sensor
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Fusion
-import Sensor
 
 /// A ground-truth shank motion: the sagittal angle (degrees) through keyframes, eased with half
 /// cosines between them and constant before the first and after the last.
@@ -19,8 +20,10 @@ struct KneeMotion {
         let knee = kneeState(at: time)
         let omega = 2 * Double.pi / sway.period
         let amplitude = sway.amplitude * Double.pi / 180
-        return (knee.angle + amplitude * sin(omega * time), knee.rate + amplitude * omega * cos(omega * time),
-                knee.acceleration - amplitude * omega * omega * sin(omega * time))
+        return (
+            knee.angle + amplitude * sin(omega * time), knee.rate + amplitude * omega * cos(omega * time),
+            knee.acceleration - amplitude * omega * omega * sin(omega * time)
+        )
     }
 
     private func kneeState(at time: Double) -> (angle: Double, rate: Double, acceleration: Double) {
@@ -30,23 +33,31 @@ struct KneeMotion {
         for (a, b) in zip(keyframes, keyframes.dropFirst()) where time < b.time {
             let span = b.time - a.time, delta = (b.angle - a.angle) * radians
             let s = (time - a.time) / span
-            return (a.angle * radians + delta * (1 - cos(Double.pi * s)) / 2,
-                    delta * Double.pi / (2 * span) * sin(Double.pi * s),
-                    delta * Double.pi * Double.pi / (2 * span * span) * cos(Double.pi * s))
+            return (
+                a.angle * radians + delta * (1 - cos(Double.pi * s)) / 2,
+                delta * Double.pi / (2 * span) * sin(Double.pi * s),
+                delta * Double.pi * Double.pi / (2 * span * span) * cos(Double.pi * s)
+            )
         }
         return (keyframes[keyframes.count - 1].angle * radians, 0, 0)
     }
 
     /// Still at `start` for `still` s, up to `peak` in `rise` s, held `hold` s, back down in `fall`
     /// s, still for `still` s more.
-    static func kneeExtension(start: Double = 0, peak: Double, still: Double = 2.5, rise: Double = 1.5,
-                          hold: Double = 1, fall: Double = 1.5) -> KneeMotion {
+    static func kneeExtension(
+        start: Double = 0, peak: Double, still: Double = 2.5, rise: Double = 1.5,
+        hold: Double = 1, fall: Double = 1.5
+    ) -> KneeMotion {
         var t = still
         var frames: [(Double, Double)] = [(t, start)]
-        t += rise; frames.append((t, peak))
-        t += hold; frames.append((t, peak))
-        t += fall; frames.append((t, start))
-        t += still; frames.append((t, start))
+        t += rise
+        frames.append((t, peak))
+        t += hold
+        frames.append((t, peak))
+        t += fall
+        frames.append((t, start))
+        t += still
+        frames.append((t, start))
         return KneeMotion(keyframes: frames)
     }
 }
@@ -85,21 +96,28 @@ struct SyntheticIMU {
         samples.reserveCapacity(count)
         for i in 0..<count {
             var time = Double(i) / sampleRate
-            if timingJitter > 0, i > 0 { time += max(-0.4 / sampleRate, min(0.4 / sampleRate, rng.gaussian() * timingJitter)) }
+            if timingJitter > 0, i > 0 {
+                time += max(-0.4 / sampleRate, min(0.4 / sampleRate, rng.gaussian() * timingJitter))
+            }
             let (angle, rate, acceleration) = motion.state(at: time)
             // Sensor position relative to the knee: r (sin θ, 0, −cos θ); its second derivative.
-            let linear = Vector3(acceleration * cos(angle) - rate * rate * sin(angle), 0,
-                                 acceleration * sin(angle) + rate * rate * cos(angle)) * (leverArm / 9.80665)
+            let linear =
+                Vector3(
+                    acceleration * cos(angle) - rate * rate * sin(angle), 0,
+                    acceleration * sin(angle) + rate * rate * cos(angle)) * (leverArm / 9.80665)
             let specificForceWorld = linear + .unitZ
             // World to shin: rotate by +θ about y.
             let specificForceShin = specificForceWorld.rotated(by: Vector3.unitY * angle)
             let rateShin = Vector3.unitY * (-rate * 180 / Double.pi)
-            var gyro = rateShin.rotated(by: mounting).scaled(by: gyroScale) + gyroBias + rng.gaussianVector(sigma: gyroNoise)
+            var gyro =
+                rateShin.rotated(by: mounting).scaled(by: gyroScale) + gyroBias + rng.gaussianVector(sigma: gyroNoise)
             gyro = Vector3(clip(gyro.x), clip(gyro.y), clip(gyro.z))
-            samples.append(InertialSample(
-                time: time,
-                acceleration: specificForceShin.rotated(by: mounting) + rng.gaussianVector(sigma: accelerationNoise),
-                rotationRate: gyro))
+            samples.append(
+                InertialSample(
+                    time: time,
+                    acceleration: specificForceShin.rotated(by: mounting)
+                        + rng.gaussianVector(sigma: accelerationNoise),
+                    rotationRate: gyro))
         }
         return samples
     }
@@ -114,8 +132,10 @@ struct SyntheticIMU {
 }
 
 /// Runs a session over `samples` and stops it after the last one if it did not end by itself.
-func measure(_ samples: [InertialSample], parameters: SessionParameters = SessionParameters(),
-             mounting: Mounting? = nil) -> MeasurementSession {
+func measure(
+    _ samples: [InertialSample], parameters: SessionParameters = SessionParameters(),
+    mounting: Mounting? = nil
+) -> MeasurementSession {
     var session = MeasurementSession(parameters: parameters, calibration: mounting.map { Calibration(mounting: $0) })
     for sample in samples where !session.isFinished { session.update(sample) }
     session.stop()

@@ -63,7 +63,9 @@ final class GPIOSimulator {
     func isHigh(offset: Int) throws -> Bool {
         let text = try SysfsFile.read("\(simulatorSide)/sim_gpio\(offset)/value")
         guard text == "0" || text == "1" else {
-            throw SysfsError(operation: "parse '\(text)' from", path: "\(simulatorSide)/sim_gpio\(offset)/value", errno: .invalidArgument)
+            throw SysfsError(
+                operation: "parse '\(text)' from", path: "\(simulatorSide)/sim_gpio\(offset)/value",
+                errno: .invalidArgument)
         }
         return text == "1"
     }

@@ -9,22 +9,14 @@ enum I2CStub {
     /// The name i2c-stub gives its adapter in sysfs.
     static let adapterName = "SMBus stub driver"
 
-    /// The stub's device node, found by adapter name: bus numbers follow load order.
+    /// The stub's device node.
     static func devicePath() throws -> String {
-        let directory = "/sys/bus/i2c/devices"
-        for entry in try SysfsFile.entries(directory) where entry.hasPrefix("i2c-") {
-            if try SysfsFile.read("\(directory)/\(entry)/name") == adapterName {
-                return "/dev/\(entry)"
-            }
-        }
-        throw StubMissing(directory: directory)
+        try I2CAdapter.devicePath(named: adapterName)
     }
 
     /// Opens the stub's node with the chip's address selected.
     static func openBus() throws -> LinuxI2CBus {
-        let bus = try LinuxI2CBus(path: devicePath())
-        try bus.selectAddress(address)
-        return bus
+        try I2CAdapter.openBus(named: adapterName, address: address)
     }
 
     /// Writes `values` from `register` on, one SMBus byte write each.
@@ -40,10 +32,5 @@ enum I2CStub {
         try seed(bus, [UInt8](repeating: 0, count: 0x75), from: 0)
         try bus.writeByte(MPU6050Bits.sleep, register: MPU6050Register.powerManagement1)
         try bus.writeByte(whoAmI, register: MPU6050Register.whoAmI)
-    }
-
-    struct StubMissing: Error, CustomStringConvertible {
-        var directory: String
-        var description: String { "no adapter named '\(I2CStub.adapterName)' in \(directory) (is i2c-stub loaded?)" }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
+import TestSupport
 
-/// `romdev doctor --json` run as a process: the built executable next to the test bundle.
+/// `romdev doctor --json` run as a process.
 enum RomdevDoctor {
     struct Report: Decodable {
         var source: String
@@ -27,21 +28,10 @@ enum RomdevDoctor {
     }
 
     static func run(_ arguments: [String]) throws -> Run {
-        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-            .deletingLastPathComponent().appendingPathComponent("romdev")
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = ["doctor", "--json"] + arguments
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let result = try RomdevProcess.run(
+            ["doctor", "--json"] + arguments, environment: ProcessInfo.processInfo.environment)
         return Run(
-            status: process.terminationStatus, report: try JSONDecoder().decode(Report.self, from: stdout),
-            stderr: String(decoding: stderr, as: UTF8.self))
+            status: result.status, report: try JSONDecoder().decode(Report.self, from: Data(result.stdout.utf8)),
+            stderr: result.stderr)
     }
 }

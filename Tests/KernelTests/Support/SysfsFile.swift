@@ -34,14 +34,26 @@ enum SysfsFile {
     }
 
     static func write(_ text: String, to path: String) throws(SysfsError) {
+        try write(bytes: Array(text.utf8), to: path, describing: "'\(text)'")
+    }
+
+    /// Writes `bytes` from the start of the file, in as many calls as the file takes: an attribute
+    /// takes one, a debugfs upload larger than a page may take several.
+    static func write(bytes: [UInt8], to path: String, describing what: String? = nil) throws(SysfsError) {
         let fd = open(path, O_WRONLY | O_CLOEXEC)
         guard fd >= 0 else { throw SysfsError(operation: "open", path: path, errno: .current) }
-        defer { close(fd) }
-        let bytes = Array(text.utf8)
-        let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-        guard written == bytes.count else {
-            throw SysfsError(operation: "write '\(text)' to", path: path, errno: .current)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            guard written > 0 else {
+                let error = Errno.current
+                close(fd)
+                throw SysfsError(operation: "write \(what ?? "\(bytes.count) bytes") to", path: path, errno: error)
+            }
+            offset += written
         }
+        // debugfs files may act on close (mpu6050-sim publishes its profile then).
+        guard close(fd) == 0 else { throw SysfsError(operation: "close", path: path, errno: .current) }
     }
 
     /// configfs creates an item's attributes when its directory is made.

@@ -1,6 +1,7 @@
 import Foundation
 import Fusion
 import Testing
+
 @testable import RomdevCLI
 
 /// `romdev calibrate` in process on the simulated `calibration` scenario, faster than real time,
@@ -78,7 +79,8 @@ struct CalibrateCommandTests {
     @Test func doctorReportsTheCalibrationsAgeOrItsAbsence() throws {
         let romdev = try InProcessRomdev()
         let missing = CalibrationStatus(
-            file: try CalibrationFile(explicitPath: nil, store: StoreOptions(path: nil), in: romdev.context), now: Date())
+            file: try CalibrationFile(explicitPath: nil, store: StoreOptions(path: nil), in: romdev.context),
+            now: Date())
         #expect(missing.status == .missing)
         try romdev.run(["calibrate", "--simulate"])
         let written = CalibrationStatus(
@@ -88,7 +90,8 @@ struct CalibrateCommandTests {
         #expect(written.detail.hasPrefix("valid, 3 days old"))
         try "{\"version\": 7}".write(toFile: defaultPath(romdev), atomically: true, encoding: .utf8)
         let newer = CalibrationStatus(
-            file: try CalibrationFile(explicitPath: nil, store: StoreOptions(path: nil), in: romdev.context), now: Date())
+            file: try CalibrationFile(explicitPath: nil, store: StoreOptions(path: nil), in: romdev.context),
+            now: Date())
         #expect(newer.status == .invalid)
         #expect(newer.detail.contains("format version 7"))
     }
@@ -98,13 +101,18 @@ struct CalibrateCommandTests {
     @Test func calibratesFromARecordingAsLiveAndTheWholeChainReplays() throws {
         let romdev = try InProcessRomdev()
         let directory = romdev.directory.path
-        try romdev.run(["record", "--simulate=calibration", "--seed", "3", "--seconds", "70", "--output", directory + "/cal.csv"])
-        let output = try romdev.run(["calibrate", "--replay", directory + "/cal.csv", "--calibration", directory + "/replayed.json"])
+        try romdev.run([
+            "record", "--simulate=calibration", "--seed", "3", "--seconds", "70", "--output", directory + "/cal.csv",
+        ])
+        let output = try romdev.run([
+            "calibrate", "--replay", directory + "/cal.csv", "--calibration", directory + "/replayed.json",
+        ])
         let prompts = output.split(separator: "\n").filter { $0.hasPrefix("At ") }.map { $0.split(separator: " ")[3] }
         #expect(prompts == ["2.", "2.", "2.", "2.", "2.", "2.", "3.", "4.", "Done."])
         #expect(output.hasSuffix("Saved to \(directory)/replayed.json.\n"))
         try romdev.run(["calibrate", "--simulate", "--seed", "3", "--calibration", directory + "/live.json"])
-        let replayed = try Calibration(json: try #require(FileManager.default.contents(atPath: directory + "/replayed.json")))
+        let replayed = try Calibration(
+            json: try #require(FileManager.default.contents(atPath: directory + "/replayed.json")))
         let live = try Calibration(json: try #require(FileManager.default.contents(atPath: directory + "/live.json")))
         // The same samples, but the CSV rounds them (10 µg, 0.1 m°/s).
         #expect((replayed.gyroBias - live.gyroBias).maximumMagnitude < 0.005)
@@ -115,8 +123,12 @@ struct CalibrateCommandTests {
         #expect(replayedMounting.shinAxis.angle(to: liveMounting.shinAxis) * 180 / .pi < 0.1)
         #expect(replayedMounting.hingeAxis.angle(to: liveMounting.hingeAxis) * 180 / .pi < 0.5)
 
-        try romdev.run(["record", "--simulate=knee-extension", "--seed", "3", "--seconds", "14", "--output", directory + "/ext.csv"])
-        let result = try romdev.run(["replay", directory + "/ext.csv", "--calibration", directory + "/replayed.json", "--json"])
+        try romdev.run([
+            "record", "--simulate=knee-extension", "--seed", "3", "--seconds", "14", "--output", directory + "/ext.csv",
+        ])
+        let result = try romdev.run([
+            "replay", directory + "/ext.csv", "--calibration", directory + "/replayed.json", "--json",
+        ])
         let json = try #require(try JSONSerialization.jsonObject(with: Data(result.utf8)) as? [String: Any])
         let range = try #require(json["range"] as? Double), reference = try #require(json["reference_range"] as? Double)
         #expect(abs(range - reference) < 1)
@@ -129,10 +141,13 @@ struct CalibrateCommandTests {
         let romdev = try InProcessRomdev()
         let directory = romdev.directory.path
         try romdev.run(["calibrate", "--simulate", "--seed", "3", "--calibration", directory + "/cal.json"])
-        try romdev.run(["record", "--simulate=knee-arc", "--seed", "3", "--seconds", "30", "--output", directory + "/arc.csv"])
+        try romdev.run([
+            "record", "--simulate=knee-arc", "--seed", "3", "--seconds", "30", "--output", directory + "/arc.csv",
+        ])
         func replay(_ measurementProtocol: String) throws -> [String: Any] {
             let output = try romdev.run([
-                "replay", directory + "/arc.csv", "--calibration", directory + "/cal.json", "--protocol", measurementProtocol, "--json",
+                "replay", directory + "/arc.csv", "--calibration", directory + "/cal.json", "--protocol",
+                measurementProtocol, "--json",
             ])
             return try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any])
         }

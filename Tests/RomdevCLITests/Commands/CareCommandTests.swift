@@ -1,6 +1,7 @@
 import CareStorage
 import Foundation
 import Testing
+
 @testable import RomdevCLI
 
 /// The care commands run in process on a real store, with a fixed clock in Paris.
@@ -30,18 +31,19 @@ import Testing
     @Test func todayBeforeOnboardingShowsOnlyOnboarding() throws {
         let romdev = try InProcessRomdev()
         try romdev.run(["init", "--start", "2026-06-07", "--tz", "Europe/Paris"])
-        #expect(try romdev.run(["today"]) == """
-            Care feed for 2026-06-07 (Europe/Paris)
-            Onboarding is not done yet: only onboarding is shown.
+        #expect(
+            try romdev.run(["today"]) == """
+                Care feed for 2026-06-07 (Europe/Paris)
+                Onboarding is not done yet: only onboarding is shown.
 
-            Onboard [onboarding]
-              You'll need to agree to some terms and conditions before we get started!
-              #0    all day       not done
+                Onboard [onboarding]
+                  You'll need to agree to some terms and conditions before we get started!
+                  #0    all day       not done
 
-            Adherence: 0.00 [----------] 0%
-            Next: romdev onboard --consent-by NAME
+                Adherence: 0.00 [----------] 0%
+                Next: romdev onboard --consent-by NAME
 
-            """)
+                """)
     }
 
     @Test func checkinBeforeOnboardingIsRefused() throws {
@@ -59,7 +61,9 @@ import Testing
         try romdev.initialiseAndOnboard()
         let before = try romdev.snapshot()
         let failure = try #require(romdev.failure(["onboard", "--consent-by", "Ann"]) as? CommandFailure)
-        #expect(failure.description == "could not record onboarding: onboarding is already done (2026-06-07T09:30:00+02:00)")
+        #expect(
+            failure.description == "could not record onboarding: onboarding is already done (2026-06-07T09:30:00+02:00)"
+        )
         #expect(try romdev.snapshot() == before)
     }
 
@@ -68,19 +72,21 @@ import Testing
     @Test func todayAfterACheckin() throws {
         let romdev = try InProcessRomdev()
         try romdev.initialiseAndOnboard()
-        #expect(try romdev.run(["checkin", "--pain", "3", "--sleep", "7"])
-            == "Recorded the check-in for 2026-06-07 (occurrence 0): pain 3, sleep 7 h\n")
-        #expect(try romdev.run(["today"]) == """
-            Care feed for 2026-06-07 (Europe/Paris)
+        #expect(
+            try romdev.run(["checkin", "--pain", "3", "--sleep", "7"])
+                == "Recorded the check-in for 2026-06-07 (occurrence 0): pain 3, sleep 7 h\n")
+        #expect(
+            try romdev.run(["today"]) == """
+                Care feed for 2026-06-07 (Europe/Paris)
 
-            Check In [checkin]
-              #0    08:00–09:00   done: pain 3, sleep 7 h
-            Range Of Motion [rangeOfMotionCheck]
-              #0    all day       not done
+                Check In [checkin]
+                  #0    08:00–09:00   done: pain 3, sleep 7 h
+                Range Of Motion [rangeOfMotionCheck]
+                  #0    all day       not done
 
-            Adherence: 0.50 [#####-----] 50%
+                Adherence: 0.50 [#####-----] 50%
 
-            """)
+                """)
     }
 
     @Test func todayAsJSON() throws {
@@ -105,7 +111,10 @@ import Testing
         #expect(adherence["state"] as? String == "progress")
         #expect(adherence["fraction"] as? Double == 0.5)
         // Keys in the documented order.
-        #expect(json.hasPrefix("{\n  \"date\": \"2026-06-07\",\n  \"time_zone\": \"Europe/Paris\",\n  \"onboarding_done\": true,\n  \"tasks\": ["))
+        #expect(
+            json.hasPrefix(
+                "{\n  \"date\": \"2026-06-07\",\n  \"time_zone\": \"Europe/Paris\",\n  \"onboarding_done\": true,\n  \"tasks\": ["
+            ))
     }
 
     @Test func laterDaysShowWeeklyRangeOfMotion() throws {
@@ -125,16 +134,31 @@ import Testing
         (["checkin", "--pain", "2.5", "--sleep", "7"], "pain must be a whole number from 1 to 10, got 2.5"),
         (["checkin", "--pain", "3", "--sleep", "13"], "sleep must be hours from 0 to 12 in steps of 0.5, got 13"),
         (["checkin", "--pain", "3", "--sleep", "-1"], "sleep must be hours from 0 to 12 in steps of 0.5, got -1"),
-        (["checkin", "--pain", "3", "--sleep", "7", "--date", "2026-06-06"], "task 'checkin' has no event on 2026-06-06"),
+        (
+            ["checkin", "--pain", "3", "--sleep", "7", "--date", "2026-06-06"],
+            "task 'checkin' has no event on 2026-06-06"
+        ),
         (["outcome", "delete", "--task", "nosuch", "--occurrence", "0"], "no task 'nosuch'"),
-        (["outcome", "delete", "--task", "checkin", "--occurrence", "5"], "task 'checkin' has no outcome for occurrence 5"),
+        (
+            ["outcome", "delete", "--task", "checkin", "--occurrence", "5"],
+            "task 'checkin' has no outcome for occurrence 5"
+        ),
         (["events", "--task", "nosuch", "--from", "2026-06-07", "--to", "2026-06-08"], "no task 'nosuch'"),
-        (["events", "--task", "checkin", "--from", "2026-06-08", "--to", "2026-06-07"], "--to 2026-06-07 must be after --from 2026-06-08"),
+        (
+            ["events", "--task", "checkin", "--from", "2026-06-08", "--to", "2026-06-07"],
+            "--to 2026-06-07 must be after --from 2026-06-08"
+        ),
         (["outcomes", "--task", "nosuch"], "no task 'nosuch'"),
-        (["adherence", "--from", "2026-06-07", "--to", "2026-06-07"], "--to 2026-06-07 must be after --from 2026-06-07"),
+        (
+            ["adherence", "--from", "2026-06-07", "--to", "2026-06-07"],
+            "--to 2026-06-07 must be after --from 2026-06-07"
+        ),
         (["task", "add", "checkin", "--element", "start=2026-06-07,every=1d"], "task 'checkin' already exists"),
         (["task", "add", "x", "--element", "start=2026-06-07,end=2026-06-01,every=1d"], "is not after its start"),
-        (["task", "add", "x", "--element", "start=2026-06-07,every=1h,duration=allday"], "needs an interval of whole days"),
+        (
+            ["task", "add", "x", "--element", "start=2026-06-07,every=1h,duration=allday"],
+            "needs an interval of whole days"
+        ),
         (["task", "update", "nosuch", "--title", "X"], "no task 'nosuch'"),
         (["task", "update", "checkin", "--effective", "2026-06-07T07:00"], "would orphan outcomes"),
         (["task", "delete", "nosuch"], "no task 'nosuch'"),
@@ -157,8 +181,10 @@ import Testing
         try romdev.run(["init", "--start", "2026-06-07", "--tz", "Europe/Paris"])
         let before = try romdev.snapshot()
         let failure = try #require(romdev.failure(["task", "delete", "onboarding"]) as? CommandFailure)
-        #expect(failure.description
-            == "could not delete task 'onboarding': task 'onboarding' cannot be deleted: it records the patient's consent")
+        #expect(
+            failure.description
+                == "could not delete task 'onboarding': task 'onboarding' cannot be deleted: it records the patient's consent"
+        )
         #expect(failure.hint?.contains("outcome delete --task onboarding") == true)
         #expect(romdev.failure(["checkin", "--pain", "3", "--sleep", "7"]) is CommandFailure)
         #expect(try romdev.snapshot() == before)
@@ -173,8 +199,9 @@ import Testing
         #expect(failure.description == "could not record the check-in: the check-in of 2026-06-07 is already recorded")
         #expect(failure.hint == "to replace it, first run 'romdev outcome delete --task checkin --occurrence 0'")
         #expect(try romdev.snapshot() == before)
-        #expect(try romdev.run(["outcome", "delete", "--task", "checkin", "--occurrence", "0"])
-            == "Deleted the outcome of 'checkin' occurrence 0 (event 2026-06-07T08:00).\n")
+        #expect(
+            try romdev.run(["outcome", "delete", "--task", "checkin", "--occurrence", "0"])
+                == "Deleted the outcome of 'checkin' occurrence 0 (event 2026-06-07T08:00).\n")
         try romdev.run(["checkin", "--pain", "4", "--sleep", "6"])
         #expect(try romdev.run(["outcomes", "--task", "checkin"]).contains("pain 4, sleep 6 h"))
     }
@@ -183,7 +210,8 @@ import Testing
         let romdev = try InProcessRomdev()
         try romdev.initialiseAndOnboard()
         try romdev.run(["task", "add", "walk", "--element", "start=2026-06-07T18:00,every=1d,duration=30m"])
-        #expect(try romdev.run(["task", "delete", "walk"]) == "Deleted task 'walk'; its versions and outcomes are kept.\n")
+        #expect(
+            try romdev.run(["task", "delete", "walk"]) == "Deleted task 'walk'; its versions and outcomes are kept.\n")
         let before = try romdev.snapshot()
         #expect(romdev.failure(["task", "delete", "walk"]) is CommandFailure)
         #expect(romdev.failure(["task", "update", "walk", "--title", "Walk"]) is CommandFailure)
@@ -196,29 +224,36 @@ import Testing
     @Test func addListAndUpdateATask() throws {
         let romdev = try InProcessRomdev()
         try romdev.initialiseAndOnboard()
-        #expect(try romdev.run([
-            "task", "add", "walk", "--title", "Walk", "--instructions", "Ten minutes outside.",
-            "--element", "start=2026-06-07T18:00,end=2026-06-21T00:00,every=1d,duration=30m,text=Evening",
-        ]) == "Added task 'walk', effective 2026-06-07T18:00:00+02:00.\n")
+        #expect(
+            try romdev.run([
+                "task", "add", "walk", "--title", "Walk", "--instructions", "Ten minutes outside.",
+                "--element", "start=2026-06-07T18:00,end=2026-06-21T00:00,every=1d,duration=30m,text=Evening",
+            ]) == "Added task 'walk', effective 2026-06-07T18:00:00+02:00.\n")
         let listing = try romdev.run(["tasks"])
-        #expect(listing.contains("""
-            walk  Walk
-              version 1, effective 2026-06-07T18:00:00+02:00, impacts adherence
-              Ten minutes outside.
-              --element 'start=2026-06-07T18:00,end=2026-06-21T00:00,every=1d,duration=30m,text=Evening'
-            """))
+        #expect(
+            listing.contains(
+                """
+                walk  Walk
+                  version 1, effective 2026-06-07T18:00:00+02:00, impacts adherence
+                  Ten minutes outside.
+                  --element 'start=2026-06-07T18:00,end=2026-06-21T00:00,every=1d,duration=30m,text=Evening'
+                """))
         romdev.now = romdev.now.addingTimeInterval(86_400)
-        #expect(try romdev.run(["task", "update", "walk", "--element", "start=2026-06-07T19:00,every=2d,duration=1h",
-                                "--effective", "2026-06-09"])
-            == "Updated task 'walk': version 2, effective 2026-06-09T00:00:00+02:00.\n")
+        #expect(
+            try romdev.run([
+                "task", "update", "walk", "--element", "start=2026-06-07T19:00,every=2d,duration=1h",
+                "--effective", "2026-06-09",
+            ])
+                == "Updated task 'walk': version 2, effective 2026-06-09T00:00:00+02:00.\n")
         let events = try romdev.run(["events", "--task", "walk", "--from", "2026-06-07", "--to", "2026-06-12"])
-        #expect(events == """
-            #0    2026-06-07 18:00–18:30   not done
-            #1    2026-06-08 18:00–18:30   not done
-            #1    2026-06-09 19:00–20:00   not done
-            #2    2026-06-11 19:00–20:00   not done
+        #expect(
+            events == """
+                #0    2026-06-07 18:00–18:30   not done
+                #1    2026-06-08 18:00–18:30   not done
+                #1    2026-06-09 19:00–20:00   not done
+                #2    2026-06-11 19:00–20:00   not done
 
-            """)
+                """)
         let json = try romdev.run(["tasks", "--json"])
         let tasks = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]])
         let walk = try #require(tasks.first { $0["id"] as? String == "walk" })
@@ -256,31 +291,33 @@ import Testing
         let romdev = try InProcessRomdev()
         try romdev.initialiseAndOnboard()
         try romdev.run(["checkin", "--pain", "3", "--sleep", "7"])
-        #expect(try romdev.run(["adherence", "--from", "2026-06-06", "--to", "2026-06-09"]) == """
-            2026-06-06  no tasks
-            2026-06-07  0.50 [#####-----] 50%
-            2026-06-08  0.00 [----------] 0%
+        #expect(
+            try romdev.run(["adherence", "--from", "2026-06-06", "--to", "2026-06-09"]) == """
+                2026-06-06  no tasks
+                2026-06-07  0.50 [#####-----] 50%
+                2026-06-08  0.00 [----------] 0%
 
-            """)
+                """)
         let json = try romdev.run(["adherence", "--from", "2026-06-06", "--to", "2026-06-08", "--json"])
-        #expect(json == """
-            {
-              "time_zone": "Europe/Paris",
-              "days": [
+        #expect(
+            json == """
                 {
-                  "date": "2026-06-06",
-                  "state": "no_tasks",
-                  "fraction": null
-                },
-                {
-                  "date": "2026-06-07",
-                  "state": "progress",
-                  "fraction": 0.5
+                  "time_zone": "Europe/Paris",
+                  "days": [
+                    {
+                      "date": "2026-06-06",
+                      "state": "no_tasks",
+                      "fraction": null
+                    },
+                    {
+                      "date": "2026-06-07",
+                      "state": "progress",
+                      "fraction": 0.5
+                    }
+                  ]
                 }
-              ]
-            }
 
-            """)
+                """)
     }
 
     @Test func outcomesFilteredByWindow() throws {
@@ -292,7 +329,8 @@ import Testing
         let outcomes = try #require(try JSONSerialization.jsonObject(with: Data(all.utf8)) as? [[String: Any]])
         #expect(outcomes.map { $0["occurrence"] as? Int } == [0, 1])
         let second = try romdev.run(["outcomes", "--from", "2026-06-08", "--to", "2026-06-09"])
-        #expect(second.hasPrefix("checkin #1  2026-06-08T08:00  pain 2, sleep 8 h  (recorded 2026-06-07T09:30:00+02:00)"))
+        #expect(
+            second.hasPrefix("checkin #1  2026-06-08T08:00  pain 2, sleep 8 h  (recorded 2026-06-07T09:30:00+02:00)"))
         #expect(!second.contains("checkin #0"))
         #expect(try romdev.run(["outcomes", "--to", "2026-06-01"]) == "No outcomes.\n")
     }
@@ -305,14 +343,16 @@ import Testing
         let lines = csv.split(separator: "\n").map(String.init)
         #expect(lines[0] == OutcomeTable.columns.joined(separator: ","))
         #expect(lines.count == 5)
-        let deviceID = try CareStore(path: romdev.directory.storePath, timeZone: romdev.timeZone).storeMetadata().deviceID
+        let deviceID = try CareStore(path: romdev.directory.storePath, timeZone: romdev.timeZone).storeMetadata()
+            .deviceID
         let pain = lines[3].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
         #expect(pain[0] == deviceID.uuidString)
         #expect(pain[1] == "checkin")
-        #expect(Array(pain[3...]) == [
-            "0", "2026-06-07T08:00:00+02:00", "2026-06-07T09:00:00+02:00", "2026-06-07T09:30:00+02:00",
-            "0", "checkin.form.pain", "integer", "3", "", "2026-06-07T09:30:00+02:00",
-        ])
+        #expect(
+            Array(pain[3...]) == [
+                "0", "2026-06-07T08:00:00+02:00", "2026-06-07T09:00:00+02:00", "2026-06-07T09:30:00+02:00",
+                "0", "checkin.form.pain", "integer", "3", "", "2026-06-07T09:30:00+02:00",
+            ])
         #expect(lines[2].contains(",onboarding.consent.by,text,Ann Example,,"))
         #expect(try romdev.run(["outcomes", "--csv"]) == csv)
     }
@@ -322,7 +362,8 @@ import Testing
         try romdev.initialiseAndOnboard()
         try romdev.run(["task", "add", "note", "--element", "start=2026-06-07,every=1d,duration=allday"])
         let path = romdev.directory.path + "/export.json"
-        #expect(try romdev.run(["export", "--format", "json", "--output", path]) == "Exported 1 outcomes to \(path).\n")
+        #expect(
+            try romdev.run(["export", "--format", "json", "--output", path]) == "Exported 1 outcomes to \(path).\n")
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
         let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         #expect(object["time_zone"] as? String == "Europe/Paris")
@@ -331,7 +372,9 @@ import Testing
         #expect(outcome["task_id"] as? String == "onboarding")
         #expect(outcome["event_start"] as? String == "2026-06-07T00:00:00+02:00")
         #expect(outcome["event_end"] as? String == "2026-06-07T23:59:59+02:00")
-        let failure = romdev.failure(["export", "--format", "json", "--output", romdev.directory.path + "/no/such/dir/x.json"])
+        let failure = romdev.failure([
+            "export", "--format", "json", "--output", romdev.directory.path + "/no/such/dir/x.json",
+        ])
         #expect((failure as? CommandFailure)?.what.hasPrefix("could not write ") == true)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import RomdevCLI
 
 /// Command lines parse into typed actions without touching a store.
@@ -26,24 +27,33 @@ import Testing
     }
 
     @Test func initWithEverything() throws {
-        let command = try action(["init", "--start=2026-06-07", "--limb", "right", "--tz", "Europe/Paris", "--store", "/tmp/x"],
-                                 as: InitCommand.self)
-        #expect(command == InitCommand(startDay: DateArgument("2026-06-07"), limb: .right,
-                                       timeZone: TimeZone(identifier: "Europe/Paris"), store: StoreOptions(path: "/tmp/x")))
+        let command = try action(
+            ["init", "--start=2026-06-07", "--limb", "right", "--tz", "Europe/Paris", "--store", "/tmp/x"],
+            as: InitCommand.self)
+        #expect(
+            command
+                == InitCommand(
+                    startDay: DateArgument("2026-06-07"), limb: .right,
+                    timeZone: TimeZone(identifier: "Europe/Paris"), store: StoreOptions(path: "/tmp/x")))
     }
 
     @Test func checkinReadsNumbers() throws {
-        let command = try action(["checkin", "--pain", "3", "--sleep", "7.5", "--date", "2026-06-08"], as: CheckinCommand.self)
-        #expect(command == CheckinCommand(painScore: 3, sleepHours: 7.5, day: DateArgument("2026-06-08"), store: StoreOptions(path: nil)))
+        let command = try action(
+            ["checkin", "--pain", "3", "--sleep", "7.5", "--date", "2026-06-08"], as: CheckinCommand.self)
+        #expect(
+            command
+                == CheckinCommand(
+                    painScore: 3, sleepHours: 7.5, day: DateArgument("2026-06-08"), store: StoreOptions(path: nil)))
         // Out-of-range numbers parse: the care rules refuse them when the command runs (exit 1).
         #expect(try action(["checkin", "--pain", "11", "--sleep", "13"], as: CheckinCommand.self).painScore == 11)
     }
 
     @Test func taskAddCollectsElements() throws {
-        let command = try action([
-            "task", "add", "stretch", "--title", "Stretch", "--impacts-adherence", "false",
-            "--element", "start=2026-06-07,every=1d,duration=allday", "--element=start=2026-06-07T20:00,every=1w",
-        ], as: TaskAddCommand.self)
+        let command = try action(
+            [
+                "task", "add", "stretch", "--title", "Stretch", "--impacts-adherence", "false",
+                "--element", "start=2026-06-07,every=1d,duration=allday", "--element=start=2026-06-07T20:00,every=1w",
+            ], as: TaskAddCommand.self)
         #expect(command.id == "stretch")
         #expect(command.title == "Stretch")
         #expect(command.impactsAdherence == false)
@@ -51,7 +61,8 @@ import Testing
     }
 
     @Test func taskUpdateLeavesOutWhatIsNotGiven() throws {
-        let command = try action(["task", "update", "checkin", "--effective", "2026-06-10T00:00"], as: TaskUpdateCommand.self)
+        let command = try action(
+            ["task", "update", "checkin", "--effective", "2026-06-10T00:00"], as: TaskUpdateCommand.self)
         #expect(command.title == nil && command.instructions == nil && command.impactsAdherence == nil)
         #expect(command.elements.isEmpty)
         #expect(command.effective == DateArgument("2026-06-10T00:00"))
@@ -64,7 +75,8 @@ import Testing
     }
 
     @Test func outcomeDeleteReadsTheOccurrence() throws {
-        let command = try action(["outcome", "delete", "--task", "checkin", "--occurrence", "4"], as: OutcomeDeleteCommand.self)
+        let command = try action(
+            ["outcome", "delete", "--task", "checkin", "--occurrence", "4"], as: OutcomeDeleteCommand.self)
         #expect(command.taskID == "checkin" && command.occurrenceIndex == 4)
     }
 
@@ -73,30 +85,50 @@ import Testing
         (["checkin", "--pain", "nan", "--sleep", "7"], "The value 'nan' is invalid for '--pain <n>'"),
         (["checkin", "--sleep", "7"], "Missing expected argument '--pain <n>'"),
         (["checkin", "--pian", "3", "--sleep", "7"], "Unknown option '--pian'. Did you mean '--pain'?"),
-        (["checkin", "--pain", "3", "--sleep", "7", "--date", "June 7"],
-         "The value 'June 7' is invalid for '--date <date>': expected an ISO 8601 date such as 2026-06-07, 2026-06-07T08:00 or 2026-06-07T08:00+02:00"),
-        (["init", "--limb", "middle"], "The value 'middle' is invalid for '--limb <limb>'. Please provide one of 'left' and 'right'."),
-        (["init", "--tz", "Mars/Olympus"],
-         "The value 'Mars/Olympus' is invalid for '--tz <zone>': unknown time zone (use an IANA name such as Europe/Paris or UTC)"),
+        (
+            ["checkin", "--pain", "3", "--sleep", "7", "--date", "June 7"],
+            "The value 'June 7' is invalid for '--date <date>': expected an ISO 8601 date such as 2026-06-07, 2026-06-07T08:00 or 2026-06-07T08:00+02:00"
+        ),
+        (
+            ["init", "--limb", "middle"],
+            "The value 'middle' is invalid for '--limb <limb>'. Please provide one of 'left' and 'right'."
+        ),
+        (
+            ["init", "--tz", "Mars/Olympus"],
+            "The value 'Mars/Olympus' is invalid for '--tz <zone>': unknown time zone (use an IANA name such as Europe/Paris or UTC)"
+        ),
         (["onboard"], "Missing expected argument '--consent-by <name>'"),
         (["onboard", "--consent-by", "  "], "The value '  ' is invalid for '--consent-by <name>'"),
         (["today", "--json", "--json"], "The option '--json' was given more than once"),
         (["today", "extra"], "Unexpected argument 'extra'"),
         (["task", "add", "--element", "start=2026-06-07,every=1d"], "Missing expected argument '<id>'"),
         (["task", "add", "x"], "Missing expected argument '--element <spec>'"),
-        (["task", "add", "bad id", "--element", "start=2026-06-07,every=1d"], "The value 'bad id' is invalid for '<id>'"),
-        (["task", "add", "x", "--element", "start=2026-06-07,every=1d,colour=red"],
-         "The value 'start=2026-06-07,every=1d,colour=red' is invalid for '--element <spec>': unknown field 'colour' (fields: start, end, every, duration, text)"),
-        (["task", "add", "x", "--element", "start=2026-06-07,every=1d", "--impacts-adherence", "yes"],
-         "The value 'yes' is invalid for '--impacts-adherence <bool>'. Please provide one of 'true' and 'false'."),
+        (
+            ["task", "add", "bad id", "--element", "start=2026-06-07,every=1d"],
+            "The value 'bad id' is invalid for '<id>'"
+        ),
+        (
+            ["task", "add", "x", "--element", "start=2026-06-07,every=1d,colour=red"],
+            "The value 'start=2026-06-07,every=1d,colour=red' is invalid for '--element <spec>': unknown field 'colour' (fields: start, end, every, duration, text)"
+        ),
+        (
+            ["task", "add", "x", "--element", "start=2026-06-07,every=1d", "--impacts-adherence", "yes"],
+            "The value 'yes' is invalid for '--impacts-adherence <bool>'. Please provide one of 'true' and 'false'."
+        ),
         (["task", "remove", "x"], "Unexpected argument 'remove'"),
         (["task", "delet", "x"], "Unexpected argument 'delet'. Did you mean 'delete'?"),
         (["events", "--task", "checkin", "--from", "2026-06-07"], "Missing expected argument '--to <date>'"),
         (["outcomes", "--json", "--csv"], "Use only one of '--json' and '--csv'"),
-        (["outcome", "delete", "--task", "checkin", "--occurrence", "-1"], "The value '-1' is invalid for '--occurrence <n>'"),
+        (
+            ["outcome", "delete", "--task", "checkin", "--occurrence", "-1"],
+            "The value '-1' is invalid for '--occurrence <n>'"
+        ),
         (["adherence", "--from", "2026-06-07"], "Missing expected argument '--to <date>'"),
         (["export"], "Missing expected argument '--format <format>'"),
-        (["export", "--format", "xml"], "The value 'xml' is invalid for '--format <format>'. Please provide one of 'csv' and 'json'."),
+        (
+            ["export", "--format", "xml"],
+            "The value 'xml' is invalid for '--format <format>'. Please provide one of 'csv' and 'json'."
+        ),
         (["tday"], "Unexpected argument 'tday'. Did you mean 'today'?"),
     ])
     func refusesMalformedCommandLines(arguments: [String], message: String) {

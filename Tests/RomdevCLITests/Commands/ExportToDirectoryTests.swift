@@ -3,6 +3,7 @@ import Foundation
 import ServiceSupport
 import Synchronization
 import Testing
+
 @testable import RomdevCLI
 
 /// `romdev export --to DIR`, in process with a fixed clock (2026-06-07T07:30:00Z).
@@ -13,7 +14,8 @@ import Testing
         try romdev.run(["checkin", "--pain", "3", "--sleep", "7"])
         let stick = romdev.directory.path + "/stick"
         try FileManager.default.createDirectory(atPath: stick, withIntermediateDirectories: false)
-        let deviceID = try CareStore(path: romdev.directory.storePath, timeZone: romdev.timeZone).storeMetadata().deviceID
+        let deviceID = try CareStore(path: romdev.directory.storePath, timeZone: romdev.timeZone).storeMetadata()
+            .deviceID
         return (romdev, stick, "romdev-\(deviceID.uuidString)-20260607T073000Z")
     }
 
@@ -25,8 +27,9 @@ import Testing
 
     @Test func writesBothFormatsNamedByDeviceAndUTCTime() throws {
         let (romdev, stick, base) = try exported()
-        #expect(try romdev.run(["export", "--to", stick])
-            == "Exported 2 outcomes to \(stick)/\(base).csv, \(stick)/\(base).json and \(stick)/\(base).html.\n")
+        #expect(
+            try romdev.run(["export", "--to", stick])
+                == "Exported 2 outcomes to \(stick)/\(base).csv, \(stick)/\(base).json and \(stick)/\(base).html.\n")
         #expect(try listing(stick) == [base + ".csv", base + ".html", base + ".json"], "no temporary file is left")
         #expect(try contents(stick + "/" + base + ".csv") == (try romdev.run(["export", "--format", "csv"])))
         #expect(try contents(stick + "/" + base + ".json") == (try romdev.run(["export", "--format", "json"])))
@@ -38,9 +41,13 @@ import Testing
         try romdev.run(["export", "--to", stick])
         let first = try contents(stick + "/" + base + ".csv")
         try romdev.run(["checkin", "--pain", "2", "--sleep", "8", "--date", "2026-06-08"])
-        #expect(try romdev.run(["export", "--to", stick + "/"]).contains("\(stick)/\(base)-2.csv, \(stick)/\(base)-2.json and \(stick)/\(base)-2.html"))
+        #expect(
+            try romdev.run(["export", "--to", stick + "/"]).contains(
+                "\(stick)/\(base)-2.csv, \(stick)/\(base)-2.json and \(stick)/\(base)-2.html"))
         try romdev.run(["export", "--to", stick])
-        #expect(try listing(stick) == [base, base + "-2", base + "-3"].flatMap { [$0 + ".csv", $0 + ".json", $0 + ".html"] }.sorted())
+        #expect(
+            try listing(stick)
+                == [base, base + "-2", base + "-3"].flatMap { [$0 + ".csv", $0 + ".json", $0 + ".html"] }.sorted())
         #expect(try contents(stick + "/" + base + ".csv") == first)
         #expect(try contents(stick + "/" + base + "-2.csv") != first)
     }
@@ -49,7 +56,9 @@ import Testing
         let (romdev, stick, base) = try exported()
         try "mine".write(toFile: stick + "/" + base + ".json", atomically: false, encoding: .utf8)
         try romdev.run(["export", "--to", stick])
-        #expect(try listing(stick) == [base + "-2.csv", base + "-2.html", base + "-2.json", base + ".json"], "the files share one name")
+        #expect(
+            try listing(stick) == [base + "-2.csv", base + "-2.html", base + "-2.json", base + ".json"],
+            "the files share one name")
         #expect(try contents(stick + "/" + base + ".json") == "mine")
     }
 
@@ -65,7 +74,8 @@ import Testing
         let watcherFinished = DispatchSemaphore(value: 0)
         Thread.detachNewThread {
             while !done.load(ordering: .sequentiallyConsistent) {
-                for name in (try? FileManager.default.contentsOfDirectory(atPath: stick)) ?? [] where name.hasPrefix("romdev-") {
+                for name in (try? FileManager.default.contentsOfDirectory(atPath: stick)) ?? []
+                where name.hasPrefix("romdev-") {
                     if let text = try? String(contentsOfFile: stick + "/" + name, encoding: .utf8) {
                         seen.withLock { _ = $0[name, default: []].insert(text) }
                     }
@@ -105,7 +115,8 @@ import Testing
 
     @Test func daemonTroubleIsANoteNotAFailure() throws {
         let (romdev, stick, base) = try exported()
-        let daemon = try FakeDaemon(runtimeDirectory: romdev.runtimeDirectory) { _ in .busy("a measurement is running") }
+        let daemon = try FakeDaemon(runtimeDirectory: romdev.runtimeDirectory) { _ in .busy("a measurement is running")
+        }
         let output = try romdev.run(["export", "--to", stick])
         _ = daemon.stop()
         #expect(output.hasSuffix("Note: the daemon did not confirm the export: a measurement is running\n"))

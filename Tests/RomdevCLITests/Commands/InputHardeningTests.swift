@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+
 @testable import RomdevCLI
 
 /// Input that used to be accepted silently, crash, or reach the terminal raw.
@@ -43,16 +44,20 @@ import Testing
         #expect(error.message.contains(message), "\(error.message)")
     }
 
-    @Test(arguments: [["checkin", "--pain", "5", "--sleep", "7.5"], ["checkin", "--pain", "+5", "--sleep", ".5"],
-                      ["today", "--date", "1582-10-15"], ["record", "--seconds", "0.1", "--output", "b"],
-                      ["export", "--format", "csv", "--output", "-"], ["today", "--store", "b"]])
+    @Test(arguments: [
+        ["checkin", "--pain", "5", "--sleep", "7.5"], ["checkin", "--pain", "+5", "--sleep", ".5"],
+        ["today", "--date", "1582-10-15"], ["record", "--seconds", "0.1", "--output", "b"],
+        ["export", "--format", "csv", "--output", "-"], ["today", "--store", "b"],
+    ])
     func plainValuesStillParse(arguments: [String]) {
         #expect(usageError(arguments) == nil)
     }
 
     /// An argument of 262 KB was echoed whole; every echo is cut to a readable length.
-    @Test(arguments: [["today", "X"], ["today", "--X"], ["checkin", "--pain", "X", "--sleep", "7"],
-                      ["task", "add", "t", "--element", "start=2026-06-07,every=X"], ["today", "--date", "X"]])
+    @Test(arguments: [
+        ["today", "X"], ["today", "--X"], ["checkin", "--pain", "X", "--sleep", "7"],
+        ["task", "add", "t", "--element", "start=2026-06-07,every=X"], ["today", "--date", "X"],
+    ])
     func longInputIsCutInMessages(template: [String]) throws {
         let long = String(repeating: "7", count: 262_144)
         let arguments = template.map { $0.replacingOccurrences(of: "X", with: long) }
@@ -109,44 +114,5 @@ import Testing
     @Test func columnsArePaddedButNeverCut() {
         #expect("#7".padded(toWidth: 5) == "#7   ")
         #expect("#12418".padded(toWidth: 5) == "#12418")
-    }
-}
-
-/// Output files: only a regular file is ever replaced.
-@Suite struct AtomicFileTargetTests {
-    @Test func refusesToReplaceAFIFOADirectoryOrASymbolicLink() throws {
-        let directory = try TemporaryDirectory()
-        let fifo = directory.path + "/fifo"
-        #expect(mkfifo(fifo, 0o600) == 0)
-        let link = directory.path + "/link"
-        let target = directory.path + "/target"
-        try "kept\n".write(toFile: target, atomically: false, encoding: .utf8)
-        #expect(symlink(target, link) == 0)
-        try FileManager.default.createDirectory(atPath: directory.path + "/sub", withIntermediateDirectories: false)
-        for (path, kind) in [(fifo, "a FIFO"), (link, "a symbolic link"), (directory.path + "/sub", "a directory")] {
-            #expect {
-                try AtomicFile.write("x", to: path)
-            } throws: { error in
-                "\(error)" == "will not replace \(path): it is \(kind), not a regular file"
-            }
-        }
-        var status = stat()
-        #expect(lstat(fifo, &status) == 0 && status.st_mode & S_IFMT == S_IFIFO)
-        #expect(lstat(link, &status) == 0 && status.st_mode & S_IFMT == S_IFLNK)
-        #expect(try String(contentsOfFile: target, encoding: .utf8) == "kept\n")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == ["fifo", "link", "sub", "target"])
-    }
-
-    @Test func refusesADeviceNode() {
-        #expect {
-            try AtomicFile.write("x", to: "/dev/null")
-        } throws: { error in
-            "\(error)" == "will not replace /dev/null: it is a character device, not a regular file"
-        }
-    }
-
-    @Test(arguments: ["", "dir/", ".", ".."])
-    func refusesPathsThatNameNoFile(path: String) {
-        #expect(throws: AtomicFile.WriteError.self) { try AtomicFile.write("x", to: path) }
     }
 }

@@ -1,5 +1,9 @@
+import CareStorage
 import Foundation
+import Fusion
+import ServiceSupport
 import Testing
+
 @testable import RomdevCLI
 
 /// `romdev measure` in process on the simulated sensor, faster than real time (a manual clock).
@@ -21,10 +25,11 @@ struct MeasureCommandTests {
         let stored = try outcomes(romdev, task: "rangeOfMotionCheck")
         #expect(stored.count == 1)
         let values = try #require(stored.first?["values"] as? [[String: Any]])
-        #expect(values.map { $0["kind"] as? String } == [
-            "range", "start", "finish", "minimum", "maximum", "knee_extension", "knee_flexion", "knee_arc", "limb",
-            "protocol",
-        ])
+        #expect(
+            values.map { $0["kind"] as? String } == [
+                "range", "start", "finish", "minimum", "maximum", "knee_extension", "knee_flexion", "knee_arc", "limb",
+                "protocol",
+            ])
         #expect(values.prefix(8).allSatisfy { $0["units"] as? String == "deg" && $0["type"] as? String == "double" })
         #expect(values.suffix(2).map { $0["value"] as? String } == ["left", "extension"])
         let range = try #require(values.first?["value"] as? Double)
@@ -47,6 +52,36 @@ struct MeasureCommandTests {
         #expect((outcome["values"] as? [[String: Any]])?.first?["value"] as? Double == json["range"] as? Double)
     }
 
+    /// One result, one JSON: `measure --json`, `replay --json` of the same motion and the control
+    /// socket's reply decode to the same result, whose outcome values are what was stored.
+    @Test func measureReplayAndTheControlReplyPrintTheResultsOneJSON() throws {
+        let romdev = try InProcessRomdev()
+        try romdev.initialiseAndOnboard()
+        let measuredText = try romdev.run(["measure", "--simulate", "--seed", "4", "--json"])
+        let measured = try JSONDecoder().decode(RangeOfMotionResult.self, from: Data(measuredText.utf8))
+        let stored = try #require(
+            try CareStore(path: romdev.directory.storePath, timeZone: romdev.timeZone).fetchOutcomes().last)
+        #expect(stored.outcome.values == measured.outcomeValues(limb: .left, createdDate: stored.outcome.createdDate))
+
+        let recording = romdev.directory.path + "/same.csv"
+        try romdev.run(["record", "--simulate", "--seed", "4", "--seconds", "30", "--output", recording])
+        let replayedText = try romdev.run(["replay", recording, "--json"])
+        let replayed = try JSONDecoder().decode(RangeOfMotionResult.self, from: Data(replayedText.utf8))
+        #expect(replayed == measured)
+
+        let reply = try ControlReply.ok("stored", payload: measured)
+        let received = try ControlReply(line: Array(reply.line.dropLast()))
+        #expect(try received.decodePayload(as: RangeOfMotionResult.self) == measured)
+        // The same members, in the same words, wherever the result is printed.
+        let keys = { (text: String) in
+            Set(try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]).keys)
+        }
+        let resultKeys = Set(RangeOfMotionResult.CodingKeys.allCases.map(\.stringValue))
+        #expect(try keys(String(decoding: try #require(received.payload), as: UTF8.self)) == resultKeys)
+        #expect(try keys(measuredText).isSuperset(of: resultKeys))
+        #expect(try keys(replayedText).isSuperset(of: resultKeys))
+    }
+
     @Test func aLegThatNeverMovesIsRefusedAndNothingIsStored() throws {
         let romdev = try InProcessRomdev()
         try romdev.initialiseAndOnboard()
@@ -62,7 +97,8 @@ struct MeasureCommandTests {
         try romdev.run(["init", "--start", "2026-06-07", "--tz", "Europe/Paris"])
         let before = try romdev.snapshot()
         let failure = try #require(romdev.failure(["measure", "--simulate"]) as? CommandFailure)
-        #expect(failure.why == "cannot record 'rangeOfMotionCheck' before onboarding is done: complete onboarding first")
+        #expect(
+            failure.why == "cannot record 'rangeOfMotionCheck' before onboarding is done: complete onboarding first")
         #expect(try romdev.snapshot() == before)
     }
 
@@ -120,7 +156,8 @@ struct MeasureCommandTests {
         let romdev = try InProcessRomdev()
         try romdev.initialiseAndOnboard()
         let failure = try #require(
-            romdev.failure(["measure", "--simulate", "--calibration", romdev.directory.path + "/none.json"]) as? CommandFailure)
+            romdev.failure(["measure", "--simulate", "--calibration", romdev.directory.path + "/none.json"])
+                as? CommandFailure)
         #expect(failure.why == "no such file")
     }
 
@@ -152,14 +189,19 @@ struct MeasureCommandTests {
         try romdev.run(["init", "--start", "2026-06-07", "--tz", "Europe/Paris", "--protocol", "arc"])
         try romdev.run(["onboard", "--consent-by", "Ann Example"])
         let output = try romdev.run(["measure", "--simulate=knee-arc"])
-        let steps = ["Ready (step 1 of 2)", "Step 2 of 2: slide your left foot back under the chair", "Done: the leg is back and still."]
+        let steps = [
+            "Ready (step 1 of 2)", "Step 2 of 2: slide your left foot back under the chair",
+            "Done: the leg is back and still.",
+        ]
         let positions = steps.map { output.range(of: $0)?.lowerBound }
         #expect(positions.allSatisfy { $0 != nil }, "\(output)")
         #expect(positions.compactMap { $0 } == positions.compactMap { $0 }.sorted())
         #expect(output.contains("Knee (arc): extension"))
         // --protocol overrides the plan: the extension alone ends at the first return.
         romdev.now = Self.dayWithoutEvent
-        let extensionOnly = try romdev.run(["measure", "--simulate=knee-arc", "--protocol", "extension", "--unscheduled"])
+        let extensionOnly = try romdev.run([
+            "measure", "--simulate=knee-arc", "--protocol", "extension", "--unscheduled",
+        ])
         #expect(!extensionOnly.contains("Step 2 of 2"))
         #expect(extensionOnly.contains("Knee (extension): extension"))
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import RomdevCLI
 
 /// `romdev replay` over recordings written in the test: a seated extension to 75° and back, the

@@ -29,7 +29,8 @@ struct ReplayTraceAccuracyTests {
 
         static let turns = [
             Turn(axis: .unitX, degrees: 70, seconds: 2), Turn(axis: .unitY, degrees: -50, seconds: 1.5),
-            Turn(axis: .unitZ, degrees: 120, seconds: 2), Turn(axis: Vector3(0.3, -1, 0.5).normalized!, degrees: 80, seconds: 1),
+            Turn(axis: .unitZ, degrees: 120, seconds: 2),
+            Turn(axis: Vector3(0.3, -1, 0.5).normalized!, degrees: 80, seconds: 1),
             Turn(axis: Vector3(1, 1, 0).normalized!, degrees: -95, seconds: 2.5),
         ]
         static let rest = 3.0
@@ -41,27 +42,39 @@ struct ReplayTraceAccuracyTests {
             var start = rest
             func append(_ time: Double, _ turn: Turn?, progress: Double) {
                 guard let turn else {
-                    samples.append(Sample(time: time, worldX: axes.0, worldY: axes.1, worldZ: axes.2, rate: .zero, isMoving: false))
+                    samples.append(
+                        Sample(time: time, worldX: axes.0, worldY: axes.1, worldZ: axes.2, rate: .zero, isMoving: false)
+                    )
                     return
                 }
                 let angle = turn.degrees * (1 - cos(Double.pi * progress)) / 2
                 let rate = turn.degrees * Double.pi / (2 * turn.seconds) * sin(Double.pi * progress)
                 // The world, seen from a sensor turning by `angle` about `axis`, turns the other way.
                 let turnBack = turn.axis * (-angle * Double.pi / 180)
-                samples.append(Sample(
-                    time: time, worldX: axes.0.rotated(by: turnBack), worldY: axes.1.rotated(by: turnBack),
-                    worldZ: axes.2.rotated(by: turnBack), rate: turn.axis * rate, isMoving: true))
+                samples.append(
+                    Sample(
+                        time: time, worldX: axes.0.rotated(by: turnBack), worldY: axes.1.rotated(by: turnBack),
+                        worldZ: axes.2.rotated(by: turnBack), rate: turn.axis * rate, isMoving: true))
             }
             var index = 0
             var time: Double { Double(index) / rate }
-            while time < rest { append(time, nil, progress: 0); index += 1 }
+            while time < rest {
+                append(time, nil, progress: 0)
+                index += 1
+            }
             for turn in turns {
-                while time < start + turn.seconds { append(time, turn, progress: (time - start) / turn.seconds); index += 1 }
+                while time < start + turn.seconds {
+                    append(time, turn, progress: (time - start) / turn.seconds)
+                    index += 1
+                }
                 let end = turn.axis * (-turn.degrees * Double.pi / 180)
                 axes = (axes.0.rotated(by: end), axes.1.rotated(by: end), axes.2.rotated(by: end))
                 start += turn.seconds
             }
-            while time < start + rest { append(time, nil, progress: 0); index += 1 }
+            while time < start + rest {
+                append(time, nil, progress: 0)
+                index += 1
+            }
             return samples
         }
 

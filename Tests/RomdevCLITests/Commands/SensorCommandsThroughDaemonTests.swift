@@ -1,6 +1,7 @@
 import Foundation
 import ServiceSupport
 import Testing
+
 @testable import RomdevCLI
 
 /// `romdev measure` and `romdev calibrate` while a daemon (a fake one in the runtime directory)
@@ -32,7 +33,10 @@ import Testing
     }
 
     @Test(arguments: [
-        (ControlReply.busy("a measurement is running"), "the romdev daemon is busy: a measurement is running", "wait until it has finished and try again"),
+        (
+            ControlReply.busy("a measurement is running"), "the romdev daemon is busy: a measurement is running",
+            "wait until it has finished and try again"
+        ),
         (ControlReply.failed("motion sensor missing"), "the romdev daemon: motion sensor missing", nil),
     ])
     func busyOrFailedDaemonIsAFailureThatSaysSo(reply: ControlReply, why: String, hint: String?) throws {
@@ -62,7 +66,9 @@ import Testing
         address.sun_family = sa_family_t(AF_UNIX)
         withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(socket.utf8)) }
         _ = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         close(descriptor)
         #expect(FileManager.default.fileExists(atPath: socket))
@@ -93,8 +99,11 @@ import Testing
         }
         let failure = romdev.failure(["calibrate"]) as? CommandFailure
         _ = daemon.stop()
-        #expect(failure == CommandFailure(
-            "could not calibrate the sensor", why: "the romdev daemon: calibration needs the sensor to itself: stop the daemon"))
+        #expect(
+            failure
+                == CommandFailure(
+                    "could not calibrate the sensor",
+                    why: "the romdev daemon: calibration needs the sensor to itself: stop the daemon"))
         #expect(!FileManager.default.fileExists(atPath: romdev.directory.path + "/calibration.json"))
     }
 

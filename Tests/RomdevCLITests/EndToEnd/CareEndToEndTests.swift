@@ -1,5 +1,7 @@
 import Foundation
+import TestSupport
 import Testing
+
 @testable import RomdevCLI
 
 /// Every care command through the built `romdev` binary: stdout, stderr and exit status.
@@ -9,7 +11,9 @@ import Testing
     /// A throwaway store reached through `ROMDEV_STORE`, in UTC.
     final class Store {
         let directory: TemporaryDirectory
-        var environment: [String: String] { ["ROMDEV_STORE": directory.storePath, "HOME": directory.path, "TZ": "UTC"] }
+        var environment: [String: String] {
+            ["ROMDEV_STORE": directory.storePath, "HOME": directory.path, "TZ": "UTC"]
+        }
 
         init() throws {
             directory = try TemporaryDirectory()
@@ -57,23 +61,28 @@ import Testing
 
     @Test func carePlanWalkThrough() throws {
         let store = try Store()
-        #expect(try store.ok(["init", "--tz", "UTC"]).hasPrefix("Created the care plan in \(store.directory.storePath)"))
+        #expect(
+            try store.ok(["init", "--tz", "UTC"]).hasPrefix("Created the care plan in \(store.directory.storePath)"))
         #expect(try store.ok(["init"]).hasPrefix("Already initialised; nothing changed"))
         #expect(try store.ok(["today"]).contains("Onboarding is not done yet: only onboarding is shown."))
 
         let before = try store.snapshot()
         let early = try store.run(["checkin", "--pain", "3", "--sleep", "7"])
         #expect(early.status == 1)
-        #expect(early.stderr == """
-            Error: could not record the check-in: cannot record 'checkin' before onboarding is done: complete onboarding first
-            Hint: run 'romdev onboard --consent-by NAME' first
+        #expect(
+            early.stderr == """
+                Error: could not record the check-in: cannot record 'checkin' before onboarding is done: complete onboarding first
+                Hint: run 'romdev onboard --consent-by NAME' first
 
-            """)
+                """)
         #expect(try store.snapshot() == before)
 
-        #expect(try store.ok(["onboard", "--consent-by", "Ann Example"]).hasPrefix("Onboarding done on \(Self.today); consent by Ann Example."))
-        #expect(try store.ok(["checkin", "--pain", "3", "--sleep", "7"])
-            == "Recorded the check-in for \(Self.today) (occurrence 0): pain 3, sleep 7 h\n")
+        #expect(
+            try store.ok(["onboard", "--consent-by", "Ann Example"]).hasPrefix(
+                "Onboarding done on \(Self.today); consent by Ann Example."))
+        #expect(
+            try store.ok(["checkin", "--pain", "3", "--sleep", "7"])
+                == "Recorded the check-in for \(Self.today) (occurrence 0): pain 3, sleep 7 h\n")
         let today = try store.ok(["today"])
         #expect(today.contains("Check In [checkin]\n  #0    08:00–09:00   done: pain 3, sleep 7 h"))
         #expect(today.contains("Adherence: 0.50 [#####-----] 50%"))
@@ -87,15 +96,19 @@ import Testing
     @Test func tasksAndTaskChanges() throws {
         let store = try Store.onboarded()
         #expect(try store.ok(["tasks"]).contains("checkin  Check In"))
-        #expect(try store.ok([
-            "task", "add", "walk", "--title", "Walk",
-            "--element", "start=\(Self.today)T18:00,every=1d,duration=30m",
-        ]) == "Added task 'walk', effective \(Self.today)T18:00:00Z.\n")
-        #expect(try store.ok(["task", "update", "walk", "--title", "Evening walk", "--effective", Self.day(after: 1)])
-            == "Updated task 'walk': version 2, effective \(Self.day(after: 1))T00:00:00Z.\n")
-        let tasks = try JSONSerialization.jsonObject(with: Data(try store.ok(["tasks", "--json"]).utf8)) as? [[String: Any]]
+        #expect(
+            try store.ok([
+                "task", "add", "walk", "--title", "Walk",
+                "--element", "start=\(Self.today)T18:00,every=1d,duration=30m",
+            ]) == "Added task 'walk', effective \(Self.today)T18:00:00Z.\n")
+        #expect(
+            try store.ok(["task", "update", "walk", "--title", "Evening walk", "--effective", Self.day(after: 1)])
+                == "Updated task 'walk': version 2, effective \(Self.day(after: 1))T00:00:00Z.\n")
+        let tasks =
+            try JSONSerialization.jsonObject(with: Data(try store.ok(["tasks", "--json"]).utf8)) as? [[String: Any]]
         #expect(tasks?.first { $0["id"] as? String == "walk" }?["title"] as? String == "Evening walk")
-        #expect(try store.ok(["task", "delete", "walk"]) == "Deleted task 'walk'; its versions and outcomes are kept.\n")
+        #expect(
+            try store.ok(["task", "delete", "walk"]) == "Deleted task 'walk'; its versions and outcomes are kept.\n")
         #expect(!(try store.ok(["tasks"])).contains("walk"))
     }
 
@@ -103,33 +116,45 @@ import Testing
         let store = try Store.onboarded()
         _ = try store.ok(["checkin", "--pain", "4", "--sleep", "6.5"])
         let events = try store.ok(["events", "--task", "checkin", "--from", Self.today, "--to", Self.day(after: 2)])
-        #expect(events == """
-            #0    \(Self.today) 08:00–09:00   done: pain 4, sleep 6.5 h
-            #1    \(Self.day(after: 1)) 08:00–09:00   not done
+        #expect(
+            events == """
+                #0    \(Self.today) 08:00–09:00   done: pain 4, sleep 6.5 h
+                #1    \(Self.day(after: 1)) 08:00–09:00   not done
 
-            """)
-        let eventsJSON = try store.ok(["events", "--task", "checkin", "--from", Self.today, "--to", Self.day(after: 1), "--json"])
+                """)
+        let eventsJSON = try store.ok([
+            "events", "--task", "checkin", "--from", Self.today, "--to", Self.day(after: 1), "--json",
+        ])
         #expect(eventsJSON.contains("\"start\": \"\(Self.today)T08:00:00Z\""))
 
-        #expect(try store.ok(["outcomes", "--task", "checkin"]).hasPrefix("checkin #0  \(Self.today)T08:00  pain 4, sleep 6.5 h"))
+        #expect(
+            try store.ok(["outcomes", "--task", "checkin"]).hasPrefix(
+                "checkin #0  \(Self.today)T08:00  pain 4, sleep 6.5 h"))
         let csv = try store.ok(["outcomes", "--csv"])
         #expect(csv.hasPrefix(OutcomeTable.columns.joined(separator: ",") + "\n"))
         #expect(csv.split(separator: "\n").count == 5)
-        let outcomes = try JSONSerialization.jsonObject(with: Data(try store.ok(["outcomes", "--json"]).utf8)) as? [[String: Any]]
+        let outcomes =
+            try JSONSerialization.jsonObject(with: Data(try store.ok(["outcomes", "--json"]).utf8)) as? [[String: Any]]
         #expect(outcomes?.map { $0["task_id"] as? String } == ["onboarding", "checkin"])
 
-        #expect(try store.ok(["adherence", "--from", Self.today, "--to", Self.day(after: 1)])
-            == "\(Self.today)  0.50 [#####-----] 50%\n")
-        #expect(try store.ok(["adherence", "--from", Self.today, "--to", Self.day(after: 1), "--json"]).contains("\"fraction\": 0.5"))
+        #expect(
+            try store.ok(["adherence", "--from", Self.today, "--to", Self.day(after: 1)])
+                == "\(Self.today)  0.50 [#####-----] 50%\n")
+        #expect(
+            try store.ok(["adherence", "--from", Self.today, "--to", Self.day(after: 1), "--json"]).contains(
+                "\"fraction\": 0.5"))
 
         let path = store.directory.path + "/export.csv"
         #expect(try store.ok(["export", "--format", "csv", "--output", path]) == "Exported 2 outcomes to \(path).\n")
         #expect(try String(contentsOfFile: path, encoding: .utf8) == (try store.ok(["export", "--format", "csv"])))
-        let export = try JSONSerialization.jsonObject(with: Data(try store.ok(["export", "--format", "json"]).utf8)) as? [String: Any]
+        let export =
+            try JSONSerialization.jsonObject(with: Data(try store.ok(["export", "--format", "json"]).utf8))
+            as? [String: Any]
         #expect((export?["outcomes"] as? [Any])?.count == 2)
 
-        #expect(try store.ok(["outcome", "delete", "--task", "checkin", "--occurrence", "0"])
-            == "Deleted the outcome of 'checkin' occurrence 0 (event \(Self.today)T08:00).\n")
+        #expect(
+            try store.ok(["outcome", "delete", "--task", "checkin", "--occurrence", "0"])
+                == "Deleted the outcome of 'checkin' occurrence 0 (event \(Self.today)T08:00).\n")
         #expect(try store.ok(["outcomes", "--task", "checkin"]) == "No outcomes.\n")
     }
 
@@ -174,13 +199,34 @@ import Testing
     /// A property, not a literal in `@Test(arguments:)`: an interpolated string there crashes
     /// Swift 6.0.3's compiler.
     static let refusals: [([String], String)] = [
-        (["checkin", "--pain", "0", "--sleep", "7"], "Error: could not record the check-in: pain must be a whole number from 1 to 10, got 0"),
-        (["checkin", "--pain", "11", "--sleep", "7"], "Error: could not record the check-in: pain must be a whole number from 1 to 10, got 11"),
-        (["checkin", "--pain", "3", "--sleep", "13"], "Error: could not record the check-in: sleep must be hours from 0 to 12 in steps of 0.5, got 13"),
-        (["checkin", "--pain", "3", "--sleep", "7"], "Error: could not record the check-in: the check-in of \(Self.today) is already recorded\nHint: to replace it, first run 'romdev outcome delete --task checkin --occurrence 0'"),
-        (["events", "--task", "nosuch", "--from", "2026-06-07", "--to", "2026-06-08"], "Error: could not list the events of 'nosuch': no task 'nosuch'"),
-        (["outcome", "delete", "--task", "checkin", "--occurrence", "99999"], "Error: could not delete the outcome of 'checkin' occurrence 99999: task 'checkin' has no outcome for occurrence 99999"),
-        (["task", "add", "x", "--element", "start=2026-06-07,end=2026-06-01,every=1d"], "Error: could not add task 'x': schedule element end"),
+        (
+            ["checkin", "--pain", "0", "--sleep", "7"],
+            "Error: could not record the check-in: pain must be a whole number from 1 to 10, got 0"
+        ),
+        (
+            ["checkin", "--pain", "11", "--sleep", "7"],
+            "Error: could not record the check-in: pain must be a whole number from 1 to 10, got 11"
+        ),
+        (
+            ["checkin", "--pain", "3", "--sleep", "13"],
+            "Error: could not record the check-in: sleep must be hours from 0 to 12 in steps of 0.5, got 13"
+        ),
+        (
+            ["checkin", "--pain", "3", "--sleep", "7"],
+            "Error: could not record the check-in: the check-in of \(Self.today) is already recorded\nHint: to replace it, first run 'romdev outcome delete --task checkin --occurrence 0'"
+        ),
+        (
+            ["events", "--task", "nosuch", "--from", "2026-06-07", "--to", "2026-06-08"],
+            "Error: could not list the events of 'nosuch': no task 'nosuch'"
+        ),
+        (
+            ["outcome", "delete", "--task", "checkin", "--occurrence", "99999"],
+            "Error: could not delete the outcome of 'checkin' occurrence 99999: task 'checkin' has no outcome for occurrence 99999"
+        ),
+        (
+            ["task", "add", "x", "--element", "start=2026-06-07,end=2026-06-01,every=1d"],
+            "Error: could not add task 'x': schedule element end"
+        ),
         (["task", "update", "nosuch", "--title", "X"], "Error: could not update task 'nosuch': no task 'nosuch'"),
         (["task", "delete", "nosuch"], "Error: could not delete task 'nosuch': no task 'nosuch'"),
         (["onboard", "--consent-by", "Ann"], "Error: could not record onboarding: onboarding is already done"),
@@ -202,11 +248,12 @@ import Testing
         let store = try Store()
         let result = try store.run(["tasks"])
         #expect(result.status == 1)
-        #expect(result.stderr == """
-            Error: no care store at \(store.directory.storePath) (from ROMDEV_STORE)
-            Hint: run 'romdev init' to create it, or choose another with --store or ROMDEV_STORE
+        #expect(
+            result.stderr == """
+                Error: no care store at \(store.directory.storePath) (from ROMDEV_STORE)
+                Hint: run 'romdev init' to create it, or choose another with --store or ROMDEV_STORE
 
-            """)
+                """)
         #expect(!FileManager.default.fileExists(atPath: store.directory.storePath))
     }
 
@@ -220,7 +267,8 @@ import Testing
 
     @Test func helpForEveryCommandThreeWays() throws {
         for command in Romdev.commands {
-            let paths = command.subcommands.isEmpty ? [[command.name]] : command.subcommands.map { [command.name, $0.name] }
+            let paths =
+                command.subcommands.isEmpty ? [[command.name]] : command.subcommands.map { [command.name, $0.name] }
             for path in paths {
                 let expected = try Romdev.tool.helpText(for: path)
                 for arguments in [path + ["--help"], ["help"] + path, path + ["-h"]] {

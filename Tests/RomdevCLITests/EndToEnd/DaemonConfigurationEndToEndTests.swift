@@ -1,5 +1,6 @@
 import Appliance
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("Daemon configuration through the binary")
@@ -29,8 +30,9 @@ struct DaemonConfigurationEndToEndTests {
         let result = try RomdevProcess.run(["daemon", "--check-config", "--config", path])
         #expect(result.status == 78)
         #expect(result.stdout.isEmpty)
-        #expect(result.stderr.hasPrefix(
-            "Error: invalid configuration: \(path):2: quiet_hours: expected HH:MM-HH:MM with different ends"))
+        #expect(
+            result.stderr.hasPrefix(
+                "Error: invalid configuration: \(path):2: quiet_hours: expected HH:MM-HH:MM with different ends"))
     }
 
     @Test func namedFileMustExist() throws {

@@ -39,7 +39,10 @@ import Musl
         try "reminder_first = 10:30\n".write(toFile: config, atomically: true, encoding: .utf8)
         try device.start(["--config", config, "--start-at", device.tomorrowAt("10:00:00"), "--press-at", "100000s"])
         let ready = try #require(device.notify.waitFor("READY=1"))
-        #expect(device.notify.datagrams().flatMap { $0 }.contains { $0.hasPrefix("STATUS=") && $0.contains("next reminder 10:30") })
+        #expect(
+            device.notify.datagrams().flatMap { $0 }.contains {
+                $0.hasPrefix("STATUS=") && $0.contains("next reminder 10:30")
+            })
 
         /// Writes `text` to the file, sends SIGHUP and waits for RELOADING=1, then READY=1 after
         /// the assignments already seen; returns the count seen then and the status that followed.
@@ -69,7 +72,9 @@ import Musl
         try device.start(["--config", config, "--start-at", device.tomorrowAt("10:00:00")])
         #expect(device.notify.waitFor("READY=1") != nil)
         let status = device.notify.datagrams().flatMap { $0 }.first { $0.hasPrefix("STATUS=") }
-        #expect(status?.hasPrefix("STATUS=no button, LED or buzzer (no GPIO line named 'GPIO99' on ") == true, "\(status ?? "")")
+        #expect(
+            status?.hasPrefix("STATUS=no button, LED or buzzer (no GPIO line named 'GPIO99' on ") == true,
+            "\(status ?? "")")
         let socket = ControlSocketLocation.path(environment: device.environment)
         let reply = try ControlClient(path: socket).send(.status)
         #expect(reply.status == .ok)

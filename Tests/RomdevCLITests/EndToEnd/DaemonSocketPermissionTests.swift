@@ -1,5 +1,6 @@
 import Foundation
 import ServiceSupport
+import TestSupport
 import Testing
 
 /// `/usr/bin/setpriv`, which runs the binary as an unprivileged user when the tests run as root.
@@ -15,8 +16,12 @@ private let setpriv = ["/usr/bin/setpriv", "/bin/setpriv"].first { FileManager.d
         defer { server.close() }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try #require(setpriv))
-        process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", RomdevProcess.executable.path, "measure"]
-        process.environment = ["ROMDEV_RUNTIME_DIR": directory.path + "/run", "ROMDEV_STORE": directory.storePath, "PATH": "/usr/bin:/bin"]
+        process.arguments = [
+            "--reuid=65534", "--regid=65534", "--clear-groups", RomdevProcess.executable.path, "measure",
+        ]
+        process.environment = [
+            "ROMDEV_RUNTIME_DIR": directory.path + "/run", "ROMDEV_STORE": directory.storePath, "PATH": "/usr/bin:/bin",
+        ]
         let errors = Pipe()
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
@@ -24,11 +29,12 @@ private let setpriv = ["/usr/bin/setpriv", "/bin/setpriv"].first { FileManager.d
         let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         #expect(process.terminationStatus == 1)
-        #expect(stderr == """
-            Error: could not measure the range of motion: permission denied on the daemon's control socket \(server.path)
-            Hint: join the romdev group (sudo usermod -aG romdev $USER, then log in again), or run as the romdev user
+        #expect(
+            stderr == """
+                Error: could not measure the range of motion: permission denied on the daemon's control socket \(server.path)
+                Hint: join the romdev group (sudo usermod -aG romdev $USER, then log in again), or run as the romdev user
 
-            """)
+                """)
         #expect(try server.receive().isEmpty)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import ServiceSupport
+import TestSupport
 import Testing
 
 /// `romdev export --to DIR` through the built binary, as romdev-export@.service runs it.
@@ -11,14 +12,18 @@ import Testing
         let calendar = Calendar(identifier: .gregorian)
         for day in 0..<100 {
             let date = calendar.date(byAdding: .day, value: day, to: InProcessRomdev.sunday0930)!
-            let text = ISO8601DateFormatter.string(from: date, timeZone: romdev.timeZone, formatOptions: [.withFullDate])
+            let text = ISO8601DateFormatter.string(
+                from: date, timeZone: romdev.timeZone, formatOptions: [.withFullDate])
             try romdev.run(["checkin", "--pain", "3", "--sleep", "7", "--date", text])
         }
         return romdev
     }
 
     private func environment(_ romdev: InProcessRomdev) -> [String: String] {
-        ["ROMDEV_STORE": romdev.directory.storePath, "HOME": romdev.directory.path, "ROMDEV_RUNTIME_DIR": romdev.runtimeDirectory]
+        [
+            "ROMDEV_STORE": romdev.directory.storePath, "HOME": romdev.directory.path,
+            "ROMDEV_RUNTIME_DIR": romdev.runtimeDirectory,
+        ]
     }
 
     private func stick(_ romdev: InProcessRomdev) throws -> String {
@@ -35,7 +40,9 @@ import Testing
         // reports it instead of killing the process. bash counts ulimit -f in KiB.
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = ["-c", "trap '' XFSZ; ulimit -f 36; exec \"$0\" export --to \"$1\"", RomdevProcess.executable.path, stick]
+        process.arguments = [
+            "-c", "trap '' XFSZ; ulimit -f 36; exec \"$0\" export --to \"$1\"", RomdevProcess.executable.path, stick,
+        ]
         process.environment = environment(romdev).merging(["PATH": "/usr/bin:/bin"]) { $1 }
         let errors = Pipe()
         process.standardError = errors
@@ -52,15 +59,21 @@ import Testing
     @Test func missingDirectoryIsAFailureNamingIt() throws {
         let romdev = try InProcessRomdev()
         try romdev.initialiseAndOnboard()
-        let result = try RomdevProcess.run(["export", "--to", romdev.directory.path + "/nowhere"], environment: environment(romdev))
+        let result = try RomdevProcess.run(
+            ["export", "--to", romdev.directory.path + "/nowhere"], environment: environment(romdev))
         #expect(result.status == 1)
-        #expect(result.stderr == "Error: could not export to \(romdev.directory.path)/nowhere: open the directory \(romdev.directory.path)/nowhere: No such file or directory (ENOENT)\n")
+        #expect(
+            result.stderr
+                == "Error: could not export to \(romdev.directory.path)/nowhere: open the directory \(romdev.directory.path)/nowhere: No such file or directory (ENOENT)\n"
+        )
     }
 
     @Test func formatWithToIsAUsageError() throws {
         let result = try RomdevProcess.run(["export", "--to", "/tmp", "--format", "csv"])
         #expect(result.status == 64)
-        #expect(result.stderr.hasPrefix("Error: --to writes both formats; leave out '--format' and '--output'\nUsage: romdev export"))
+        #expect(
+            result.stderr.hasPrefix(
+                "Error: --to writes both formats; leave out '--format' and '--output'\nUsage: romdev export"))
     }
 
     @Test func daemonListeningInTheRuntimeDirectoryIsTold() throws {

@@ -1,4 +1,6 @@
+import TestSupport
 import Testing
+
 @testable import RomdevCLI
 
 @Suite struct FrameworkEndToEndTests {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import RomdevCLI
 
 /// `romdev measure` through the binary, in real time on the simulated sensor and its strict
@@ -13,10 +14,11 @@ import Testing
         #expect(output.contains(" 0 lost,"))
         let csv = try store.ok(["outcomes", "--task", "rangeOfMotionCheck", "--csv"])
         let kinds = csv.split(separator: "\n").dropFirst().map { $0.split(separator: ",")[8] }
-        #expect(kinds == [
-            "range", "start", "finish", "minimum", "maximum", "knee_extension", "knee_flexion", "knee_arc", "limb",
-            "protocol",
-        ])
+        #expect(
+            kinds == [
+                "range", "start", "finish", "minimum", "maximum", "knee_extension", "knee_flexion", "knee_arc", "limb",
+                "protocol",
+            ])
     }
 
     @Test func refusesBeforeOnboardingWithExitStatus1() throws {
@@ -25,11 +27,12 @@ import Testing
         let before = try store.snapshot()
         let result = try store.run(["measure", "--simulate"])
         #expect(result.status == 1)
-        #expect(result.stderr == """
-            Error: could not measure the range of motion: cannot record 'rangeOfMotionCheck' before onboarding is done: complete onboarding first
-            Hint: run 'romdev onboard --consent-by NAME' first
+        #expect(
+            result.stderr == """
+                Error: could not measure the range of motion: cannot record 'rangeOfMotionCheck' before onboarding is done: complete onboarding first
+                Hint: run 'romdev onboard --consent-by NAME' first
 
-            """)
+                """)
         #expect(result.stdout.isEmpty)
         #expect(try store.snapshot() == before)
     }

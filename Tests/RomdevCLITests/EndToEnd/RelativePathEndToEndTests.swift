@@ -1,12 +1,15 @@
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 /// One-character and dot-relative paths, through the built binary in a working directory of its
 /// own: each used to crash (exit 132) in NSString's path functions.
 @Suite(.serialized) struct RelativePathEndToEndTests {
     let directory: TemporaryDirectory
-    var environment: [String: String] { ["HOME": directory.path, "TZ": "UTC", "ROMDEV_RUNTIME_DIR": directory.path + "/run"] }
+    var environment: [String: String] {
+        ["HOME": directory.path, "TZ": "UTC", "ROMDEV_RUNTIME_DIR": directory.path + "/run"]
+    }
 
     init() throws {
         directory = try TemporaryDirectory()
@@ -53,7 +56,9 @@ import Testing
     @Test func anExistingDirectoryIsNoStore() throws {
         let result = try run(["today", "--store", "/tmp"])
         #expect(result.status == 1)
-        #expect(result.stderr.hasPrefix("Error: could not open the care store at /tmp: it is a directory, not a regular file"))
+        #expect(
+            result.stderr.hasPrefix(
+                "Error: could not open the care store at /tmp: it is a directory, not a regular file"))
     }
 
     /// SQLite would wait forever for data from a FIFO; the daemon refuses it like the commands do.

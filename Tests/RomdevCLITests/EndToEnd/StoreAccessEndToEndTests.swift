@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -22,7 +23,9 @@ import Glibc
         // The reads above left the WAL files (a read-only connection cannot remove them, and the
         // next writer would). Without them the reader cannot make SQLite's WAL index in a
         // directory it may not write, as with a copy on read-only media.
-        for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: store.directory.storePath + suffix) }
+        for suffix in ["-wal", "-shm"] {
+            try? FileManager.default.removeItem(atPath: store.directory.storePath + suffix)
+        }
         let files = [store.directory.storePath]
         let wrapper: [String]
         if getuid() == 0 {
@@ -40,7 +43,8 @@ import Glibc
             let result = try RomdevProcess.run(arguments, environment: store.environment, wrapper: wrapper)
             #expect(result.status == 0, "\(arguments): \(result.stderr)")
         }
-        let refused = try RomdevProcess.run(["checkin", "--pain", "3", "--sleep", "7"], environment: store.environment, wrapper: wrapper)
+        let refused = try RomdevProcess.run(
+            ["checkin", "--pain", "3", "--sleep", "7"], environment: store.environment, wrapper: wrapper)
         #expect(refused.status == 1)
         #expect(refused.stderr.contains("cannot write the care store"), "\(refused.stderr)")
         chmod(store.directory.path, 0o755)
@@ -70,12 +74,15 @@ import Glibc
 
         let result = try RomdevProcess.run(["checkin", "--pain", "3", "--sleep", "7"], environment: environment)
         #expect(result.status == 1)
-        #expect(result.stderr.contains("the disk holding the care store \(mountPoint)/care.sqlite is full; nothing was written"),
-                "\(result.stderr)")
+        #expect(
+            result.stderr.contains(
+                "the disk holding the care store \(mountPoint)/care.sqlite is full; nothing was written"),
+            "\(result.stderr)")
         #expect(result.stderr.contains("Hint: free some space on that disk, then try again"))
 
         try FileManager.default.removeItem(atPath: filler)
         #expect(try RomdevProcess.run(["export", "--format", "json"], environment: environment).stdout == before)
-        #expect(try RomdevProcess.run(["checkin", "--pain", "3", "--sleep", "7"], environment: environment).status == 0)
+        #expect(
+            try RomdevProcess.run(["checkin", "--pain", "3", "--sleep", "7"], environment: environment).status == 0)
     }
 }

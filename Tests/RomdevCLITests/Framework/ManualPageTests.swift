@@ -1,5 +1,7 @@
 import Foundation
+import TestSupport
 import Testing
+
 @testable import RomdevCLI
 
 /// A formatter from the usual places, or nil when it is not installed.
@@ -77,15 +79,18 @@ private func commandPaths(_ path: [Command]) -> [[Command]] {
 
     @Test func sectionsComeInManualOrder() throws {
         let headings = try manualPage().split(separator: "\n").filter { $0.hasPrefix(".SH") }
-        #expect(headings == [
-            ".SH NAME", ".SH SYNOPSIS", ".SH DESCRIPTION", ".SH OPTIONS", ".SH COMMANDS", #".SH "EXIT STATUS""#,
-            ".SH ENVIRONMENT", ".SH FILES", ".SH EXAMPLES", #".SH "SEE ALSO""#,
-        ])
+        #expect(
+            headings == [
+                ".SH NAME", ".SH SYNOPSIS", ".SH DESCRIPTION", ".SH OPTIONS", ".SH COMMANDS", #".SH "EXIT STATUS""#,
+                ".SH ENVIRONMENT", ".SH FILES", ".SH EXAMPLES", #".SH "SEE ALSO""#,
+            ])
     }
 
     @Test func headerNamesSectionEightAndTheVersion() throws {
         let page = try manualPage(environment: ["SOURCE_DATE_EPOCH": "1700000000"])
-        #expect(page.split(separator: "\n").contains(#".TH ROMDEV 8 2023-11-14 "romdev \#(Roff.escape(Romdev.version))" "System Administration""#))
+        #expect(
+            page.split(separator: "\n").contains(
+                #".TH ROMDEV 8 2023-11-14 "romdev \#(Roff.escape(Romdev.version))" "System Administration""#))
     }
 
     @Test func withoutSourceDateEpochThePageIsDatedToday() throws {
@@ -109,13 +114,16 @@ private func commandPaths(_ path: [Command]) -> [[Command]] {
             discussion: "Runs.\n\nEXIT CODES:\n  0     Stopped.\n  78    The configuration\n        cannot be used.",
             make: { _ in ManualPageAction(tool: SampleTool.tool) })
         let tool = CommandLineTool(
-            root: Command(name: "sample", abstract: "A sample tool.", discussion: "EXIT CODES:\n  0     Success.\n  1     Failure.",
-                          subcommands: [daemon]),
+            root: Command(
+                name: "sample", abstract: "A sample tool.",
+                discussion: "EXIT CODES:\n  0     Success.\n  1     Failure.",
+                subcommands: [daemon]),
             version: "1.2.3")
-        #expect(section(#".SH "EXIT STATUS""#, in: try manualPage(tool)) == [
-            ".TP", "\\fB0\\fR", "Success.", ".TP", "\\fB1\\fR", "Failure.",
-            ".TP", "\\fB78\\fR", "sample serve: The configuration cannot be used.",
-        ])
+        #expect(
+            section(#".SH "EXIT STATUS""#, in: try manualPage(tool)) == [
+                ".TP", "\\fB0\\fR", "Success.", ".TP", "\\fB1\\fR", "Failure.",
+                ".TP", "\\fB78\\fR", "sample serve: The configuration cannot be used.",
+            ])
     }
 
     @Test func helpManTakesNothingElse() {
@@ -130,9 +138,10 @@ private func commandPaths(_ path: [Command]) -> [[Command]] {
 
     @Test func discussionKeepsIndentedLinesAsWritten() {
         let discussion = Discussion("Writes rows:\n\n  a,b\n    c\n\nText one\nand two.")
-        #expect(discussion.paragraphs == [
-            [.text(["Writes rows:"])], [.verbatim(["a,b", "  c"])], [.text(["Text one", "and two."])],
-        ])
+        #expect(
+            discussion.paragraphs == [
+                [.text(["Writes rows:"])], [.verbatim(["a,b", "  c"])], [.text(["Text one", "and two."])],
+            ])
     }
 
     @Test(.enabled(if: mandoc != nil, "mandoc is not installed"))

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import RomdevCLI
 
 @Suite struct ParserTests {
@@ -60,10 +61,14 @@ import Testing
         (["greet", "ann"], "Missing expected argument '--count <n>'"),
         (["greet", "ann", "--count"], "Missing value for '--count <n>'"),
         (["greet", "ann", "--count", "--json"], "Missing value for '--count <n>'"),
-        (["greet", "ann", "--count", "1", "--kind", "ZZZ"],
-         "The value 'ZZZ' is invalid for '--kind <kind>'. Please provide one of 'mean', 'median' or 'mode'."),
-        (["greet", "ann", "--count", "1", "--json=yes"],
-         "The option '--json' does not take any value, but 'yes' was specified."),
+        (
+            ["greet", "ann", "--count", "1", "--kind", "ZZZ"],
+            "The value 'ZZZ' is invalid for '--kind <kind>'. Please provide one of 'mean', 'median' or 'mode'."
+        ),
+        (
+            ["greet", "ann", "--count", "1", "--json=yes"],
+            "The option '--json' does not take any value, but 'yes' was specified."
+        ),
         (["greet", "ann", "--count", "1", "--count", "2"], "The option '--count' was given more than once"),
         (["greet", "ann", "--count", "1", "--json", "--json"], "The option '--json' was given more than once"),
         (["greet", "ann", "b", "c", "--count", "1"], "Unexpected argument 'c'"),
@@ -79,21 +84,24 @@ import Testing
 
     @Test func usageErrorNamesTheCommandAndItsUsage() throws {
         let error = try #require(SampleTool.usageError(["thing", "add"]))
-        #expect(error.report == """
-            Error: Missing expected argument '<name>'
-            Help:  <name>  Who to greet.
-            Usage: sample thing add <name> [--json]
-              See 'sample thing add --help' for more information.
+        #expect(
+            error.report == """
+                Error: Missing expected argument '<name>'
+                Help:  <name>  Who to greet.
+                Usage: sample thing add <name> [--json]
+                  See 'sample thing add --help' for more information.
 
-            """)
+                """)
     }
 
     // MARK: - Help and version
 
     @Test func helpIsTheSameHoweverItIsAsked() throws {
         let expected = try SampleTool.tool.helpText(for: ["thing", "add"])
-        for arguments in [["thing", "add", "--help"], ["thing", "add", "-h"], ["help", "thing", "add"],
-                          ["thing", "add", "x", "--bogus", "--help"]] {
+        for arguments in [
+            ["thing", "add", "--help"], ["thing", "add", "-h"], ["help", "thing", "add"],
+            ["thing", "add", "x", "--bogus", "--help"],
+        ] {
             guard case .help(let text) = try SampleTool.tool.parse(arguments) else {
                 Issue.record("no help for \(arguments)")
                 continue
@@ -104,7 +112,7 @@ import Testing
 
     @Test func groupAloneOrBareToolPrintsItsHelp() throws {
         guard case .help(let group) = try SampleTool.tool.parse(["thing"]),
-              case .help(let root) = try SampleTool.tool.parse([])
+            case .help(let root) = try SampleTool.tool.parse([])
         else {
             Issue.record("expected help")
             return

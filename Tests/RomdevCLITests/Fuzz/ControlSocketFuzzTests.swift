@@ -36,14 +36,18 @@ struct ControlSocketFuzzTests {
             }
             if !problems.isEmpty {
                 let shown = String(decoding: request.prefix(300), as: UTF8.self).debugDescription
-                failures.append("control seed \(seed): \(problems.joined(separator: "; "))\n  request (\(request.count) bytes): \(shown)\n  reply: \(String(decoding: reply.prefix(300), as: UTF8.self))")
+                failures.append(
+                    "control seed \(seed): \(problems.joined(separator: "; "))\n  request (\(request.count) bytes): \(shown)\n  reply: \(String(decoding: reply.prefix(300), as: UTF8.self))"
+                )
                 if device.process?.isRunning != true { break }
             }
         }
         device.signal(SIGTERM)
         #expect(device.wait() == 0, "\(device.log.suffix(2000))")
         #expect(try FuzzFixture.rows(of: database) == rows)
-        #expect(failures.isEmpty, Comment(rawValue: "\(failures.count) requests failed:\n" + failures.prefix(10).joined(separator: "\n")))
+        #expect(
+            failures.isEmpty,
+            Comment(rawValue: "\(failures.count) requests failed:\n" + failures.prefix(10).joined(separator: "\n")))
     }
 
     /// Sends `bytes` on a new connection, closes the sending side and reads until the daemon
@@ -59,7 +63,9 @@ struct ControlSocketFuzzTests {
             for (index, byte) in path.utf8.prefix(buffer.count - 1).enumerated() { buffer[index] = byte }
         }
         let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         guard connected == 0 else { throw SocketError(operation: "connect", code: errno) }
         var timeout = timeval(tv_sec: 30, tv_usec: 0)

@@ -27,7 +27,8 @@ enum FuzzFamily: String, CaseIterable, Sendable {
 /// Command lines with one slot filled by a value of the wrong kind.
 enum FuzzArguments {
     enum Slot {
-        case integer, decimal, seconds, date, pressList, outputPath, directoryPath, storePath, taskID, elementSpec, timeZone, word,
+        case integer, decimal, seconds, date, pressList, outputPath, directoryPath, storePath, taskID, elementSpec,
+            timeZone, word,
             option, choice
     }
 
@@ -79,7 +80,9 @@ enum FuzzArguments {
             // The store path from the environment, where only the configuration is to blame.
             return FuzzInput(
                 arguments: random.pick([["today"], ["tasks", "--json"], ["export", "--format", "json"]]),
-                environment: ["ROMDEV_STORE": random.pick([".", "./", "a/", "..", "~", "~/care.sqlite", "sub", "fifo"])])
+                environment: [
+                    "ROMDEV_STORE": random.pick([".", "./", "a/", "..", "~", "~/care.sqlite", "sub", "fifo"])
+                ])
         }
         let (template, slot) = random.pick(templates)
         var value = self.value(for: slot, &random)
@@ -102,7 +105,8 @@ enum FuzzArguments {
         case .decimal:
             return random.pick([
                 "0x1.8p2", "0x\(random.below(256))", "\(random.below(9))e\(random.below(9))", "1e-9", "inf", "-inf",
-                "nan", "", ".", "1.2.3", "1,5", "+-1", "--1", "9\(random.digits(400))", "-\(1 + random.below(99))", "1e309",
+                "nan", "", ".", "1.2.3", "1,5", "+-1", "--1", "9\(random.digits(400))", "-\(1 + random.below(99))",
+                "1e309",
             ])
         case .seconds:
             // Wrong for both record (0.1 to 86400) and calibrate (1 to 60).
@@ -120,11 +124,15 @@ enum FuzzArguments {
                 "infs", "1s,,2s", "2", "2x", "1s+0s", "1s+1s+1s", "604801s", "٣s", "", "1.2.3s",
             ])
         case .outputPath:
-            return random.pick(["", ".", "./", "..", "a/", "sub", "sub/", "fifo", "/dev/null", "/", "missing/dir/out.csv"])
+            return random.pick([
+                "", ".", "./", "..", "a/", "sub", "sub/", "fifo", "/dev/null", "/", "missing/dir/out.csv",
+            ])
         case .directoryPath:
             return random.pick(["", "fifo", "/dev/null", "missing/dir", "rec.csv"])
         case .storePath:
-            return random.pick(["", ".", "./", "..", "a/", "~", "~/care.sqlite", "sub", "fifo", "/", "/dev/null", "missing"])
+            return random.pick([
+                "", ".", "./", "..", "a/", "~", "~/care.sqlite", "sub", "fifo", "/", "/dev/null", "missing",
+            ])
         case .taskID:
             return random.pick([
                 "", String(repeating: "a", count: 65 + random.below(200)), "a b", "a/b", "../x", "é", "id\u{1B}",
@@ -208,7 +216,8 @@ enum FuzzConfiguration {
             break
         }
         let end = random.pick(["\n", "\r\n", "\r"])
-        var text = lines.map { random.chance(20) ? "# \(random.letters(10))\(end)\($0)" : $0 }.joined(separator: end) + end
+        var text =
+            lines.map { random.chance(20) ? "# \(random.letters(10))\(end)\($0)" : $0 }.joined(separator: end) + end
         var bytes = Array(text.utf8)
         switch fault {
         case 6:
@@ -217,7 +226,9 @@ enum FuzzConfiguration {
             text = "# " + String(repeating: "x", count: 70 * 1024) + end + text
             bytes = Array(text.utf8)
         case 8:
-            return FuzzInput(arguments: ["daemon", "--check-config", "--config", random.pick(["sub", "fifo", "/dev/null", "missing.conf", "/"])])
+            return FuzzInput(arguments: [
+                "daemon", "--check-config", "--config", random.pick(["sub", "fifo", "/dev/null", "missing.conf", "/"]),
+            ])
         default:
             break
         }
@@ -257,7 +268,9 @@ enum FuzzCalibration {
             text = text.replacingOccurrences(of: random.pick(numbers), with: replacement)
             bytes = Array(text.utf8)
         case 3:
-            text = text.replacingOccurrences(of: "\"version\" : 1", with: "\"version\" : \(random.pick(["0", "2", "-1", "\"1\"", "1.5", "99999999999999999999"]))")
+            text = text.replacingOccurrences(
+                of: "\"version\" : 1",
+                with: "\"version\" : \(random.pick(["0", "2", "-1", "\"1\"", "1.5", "99999999999999999999"]))")
             bytes = Array(text.utf8)
         case 4:
             let key = random.pick(["accelerometerOffset", "accelerometerScale", "gyroBias", "gyroScale", "version"])
@@ -270,7 +283,9 @@ enum FuzzCalibration {
             bytes = Array(text.utf8)
             bytes.insert(random.pick([0xFF, 0x00, 0xC3]), at: random.below(bytes.count))
         default:
-            return FuzzInput(arguments: ["replay", "rec.csv", "--calibration", random.pick(["sub", "fifo", "/dev/null", "missing.json", "/"])])
+            return FuzzInput(arguments: [
+                "replay", "rec.csv", "--calibration", random.pick(["sub", "fifo", "/dev/null", "missing.json", "/"]),
+            ])
         }
         return FuzzInput(arguments: ["replay", "rec.csv", "--calibration", "cal.json"], files: [("cal.json", bytes)])
     }
@@ -286,7 +301,8 @@ enum FuzzRecording {
             let angle = Double(index) * 0.002 + Double(random.below(100)) * 1e-5
             let time = Double(index) * 0.005
             return [
-                String(format: "%.3f", time), String(format: "%.5f", sin(angle)), "0.00000", String(format: "%.5f", cos(angle)),
+                String(format: "%.3f", time), String(format: "%.5f", sin(angle)), "0.00000",
+                String(format: "%.5f", cos(angle)),
                 "0.0000", "22.9183", "0.0000", "31.50",
             ]
         }
@@ -311,9 +327,16 @@ enum FuzzRecording {
             rows[row][0] = rows[earlier][0]
             if row == 0 { rows[1][0] = rows[0][0] }
         case 4:
-            header = random.pick(["", "time,ax", header + ",extra", header.uppercased(), "\u{FEFF}" + header, header.replacingOccurrences(of: ",", with: ";")])
+            header = random.pick([
+                "", "time,ax", header + ",extra", header.uppercased(), "\u{FEFF}" + header,
+                header.replacingOccurrences(of: ",", with: ";"),
+            ])
         case 5:
-            for index in rows.indices { rows[index][1] = "0"; rows[index][2] = "0"; rows[index][3] = "0" }
+            for index in rows.indices {
+                rows[index][1] = "0"
+                rows[index][2] = "0"
+                rows[index][3] = "0"
+            }
         case 6:
             rows[row][column] = random.garbage(maxLength: 12)
         case 7:
@@ -327,7 +350,9 @@ enum FuzzRecording {
         }
         let end = random.pick(["\n", "\r\n"])
         let text = ([header] + rows.map { $0.joined(separator: ",") }).joined(separator: end) + end
-        return FuzzInput(arguments: ["replay", "r.csv"] + (random.chance(30) ? ["--json"] : []), files: [("r.csv", Array(text.utf8))])
+        return FuzzInput(
+            arguments: ["replay", "r.csv"] + (random.chance(30) ? ["--json"] : []), files: [("r.csv", Array(text.utf8))]
+        )
     }
 }
 
@@ -341,28 +366,36 @@ enum FuzzControlRequest {
         case 0:
             return (0..<(1 + random.below(300))).map { _ in UInt8(random.below(256)) } + Array(end.utf8)
         case 1:
-            let whole = random.pick([#"{"request":"measure","limb":"left"}"#, #"{"request":"calibrate"}"#, #"{"request":"export-done","files":["a.csv"]}"#])
+            let whole = random.pick([
+                #"{"request":"measure","limb":"left"}"#, #"{"request":"calibrate"}"#,
+                #"{"request":"export-done","files":["a.csv"]}"#,
+            ])
             return Array(whole.utf8.prefix(1 + random.below(whole.utf8.count - 1))) + Array(end.utf8)
         case 2:
-            return Array(random.pick([
-                #"{"request":5}"#, #"{"request":null}"#, #"{"request":"measure","limb":5}"#,
-                #"{"request":"measure","limb":"middle"}"#, #"{"request":"measure","unscheduled":"yes"}"#,
-                #"{"request":"export-done","files":5}"#, #"{"request":"export-done","files":[1,2]}"#,
-                #"{"request":"CALIBRATE"}"#, #"{"request":"status "}"#, #"{"request":"st\u0000atus"}"#,
-                #"{"request":"reboot","request":"status"}"#, #"{"request":"status","request":"reboot"}"#, #"{}"#,
-                #"[]"#, #""status""#, "1", "null", "true", "", #"{"request":"measure","limb":"left","unscheduled":true"#,
-            ]).utf8) + Array(end.utf8)
+            return Array(
+                random.pick([
+                    #"{"request":5}"#, #"{"request":null}"#, #"{"request":"measure","limb":5}"#,
+                    #"{"request":"measure","limb":"middle"}"#, #"{"request":"measure","unscheduled":"yes"}"#,
+                    #"{"request":"export-done","files":5}"#, #"{"request":"export-done","files":[1,2]}"#,
+                    #"{"request":"CALIBRATE"}"#, #"{"request":"status "}"#, #"{"request":"st\u0000atus"}"#,
+                    #"{"request":"reboot","request":"status"}"#, #"{"request":"status","request":"reboot"}"#, #"{}"#,
+                    #"[]"#, #""status""#, "1", "null", "true", "",
+                    #"{"request":"measure","limb":"left","unscheduled":true"#,
+                ]).utf8) + Array(end.utf8)
         case 3:
             return Array(#"{"request":"\#(random.letters(1 + random.below(20)))"}"#.utf8) + Array(end.utf8)
         case 4:
             let depth = 100 + random.below(3000)
-            return Array((String(repeating: #"{"a":"#, count: depth) + "1" + String(repeating: "}", count: depth)).utf8) + Array(end.utf8)
+            return Array((String(repeating: #"{"a":"#, count: depth) + "1" + String(repeating: "}", count: depth)).utf8)
+                + Array(end.utf8)
         case 5:
-            return Array(String(repeating: random.pick(["x", " ", "{", "\""]), count: 10_000 + random.below(1_000_000)).utf8)
+            return Array(
+                String(repeating: random.pick(["x", " ", "{", "\""]), count: 10_000 + random.below(1_000_000)).utf8)
         case 6:
             return Array((#"{"request":"nope"}"# + "\n" + random.garbage(maxLength: 50) + "\n").utf8)
         case 7:
-            return Array(#"{"request":""#.utf8) + [random.pick([0xFF, 0xC3, 0x00, 0x1B, 0x0A])] + Array(#""}"#.utf8) + Array(end.utf8)
+            return Array(#"{"request":""#.utf8) + [random.pick([0xFF, 0xC3, 0x00, 0x1B, 0x0A])] + Array(#""}"#.utf8)
+                + Array(end.utf8)
         default:
             return Array(random.pick(["", "\n", "   \r\n", "\u{FEFF}{\"request\":\"status\"}\n"]).utf8)
         }

@@ -12,7 +12,9 @@ struct FuzzInput: CustomStringConvertible {
     /// to 2 KB).
     var description: String {
         var text = "romdev " + arguments.map { Self.shown($0) }.joined(separator: " ")
-        for (key, value) in environment.sorted(by: { $0.key < $1.key }) { text += "\n  env \(key)=\(Self.shown(value))" }
+        for (key, value) in environment.sorted(by: { $0.key < $1.key }) {
+            text += "\n  env \(key)=\(Self.shown(value))"
+        }
         for file in files {
             let content = String(decoding: file.contents.prefix(2048), as: UTF8.self)
             text += "\n  file \(file.name) (\(file.contents.count) bytes): \(Self.shown(content))"
@@ -22,7 +24,10 @@ struct FuzzInput: CustomStringConvertible {
 
     private static func shown(_ text: String) -> String {
         let cut = text.count > 300 ? String(text.prefix(300)) + "…(\(text.count) characters)" : text
-        return "'" + cut.unicodeScalars.map { $0.isASCII && $0.value >= 0x20 && $0.value != 0x7F ? String($0) : "\\u{\(String($0.value, radix: 16))}" }.joined() + "'"
+        return "'"
+            + cut.unicodeScalars.map {
+                $0.isASCII && $0.value >= 0x20 && $0.value != 0x7F ? String($0) : "\\u{\(String($0.value, radix: 16))}"
+            }.joined() + "'"
     }
 }
 

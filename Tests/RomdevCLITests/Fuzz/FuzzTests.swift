@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import SQLite
+import TestSupport
 import Testing
 
 /// The fuzz tier: malformed arguments, configuration files, calibration files and recordings,
@@ -41,14 +42,17 @@ struct FuzzTests {
             if !left.isEmpty { problems.append("files left behind: \(left.sorted())") }
             try fixture.restore(files)
             if !problems.isEmpty {
-                failures.append("""
+                failures.append(
+                    """
                     \(family.rawValue) seed \(seed): \(problems.joined(separator: "; "))
                       \(input)
                       exit \(result.status)\(result.signaled ? " (signal)" : ""), stderr: \(result.stderr.prefix(500))
                     """)
             }
         }
-        #expect(failures.isEmpty, Comment(rawValue: "\(failures.count) cases failed:\n" + failures.prefix(10).joined(separator: "\n")))
+        #expect(
+            failures.isEmpty,
+            Comment(rawValue: "\(failures.count) cases failed:\n" + failures.prefix(10).joined(separator: "\n")))
     }
 
     static func problems(with result: RomdevProcess.Result) -> [String] {
@@ -62,7 +66,9 @@ struct FuzzTests {
         if report.isEmpty { problems.append("nothing on stderr") }
         if !report.hasPrefix("Error: ") { problems.append("stderr does not start with 'Error: '") }
         if result.stderr.utf8.count > reportLimit { problems.append("\(result.stderr.utf8.count) bytes on stderr") }
-        if result.stderr.unicodeScalars.contains(where: { $0.properties.generalCategory == .control && $0 != "\n" && $0 != "\t" }) {
+        if result.stderr.unicodeScalars.contains(where: {
+            $0.properties.generalCategory == .control && $0 != "\n" && $0 != "\t"
+        }) {
             problems.append("a raw control character on stderr")
         }
         return problems
@@ -82,16 +88,23 @@ final class FuzzFixture {
         let directory = try TemporaryDirectory()
         self.directory = directory
         let environment = [
-            "ROMDEV_STORE": directory.storePath, "HOME": directory.path, "TZ": "UTC", "ROMDEV_RUNTIME_DIR": directory.path + "/run",
+            "ROMDEV_STORE": directory.storePath, "HOME": directory.path, "TZ": "UTC",
+            "ROMDEV_RUNTIME_DIR": directory.path + "/run",
         ]
         self.environment = environment
         try FileManager.default.createDirectory(atPath: directory.path + "/work/sub", withIntermediateDirectories: true)
-        guard mkfifo(directory.path + "/work/fifo", 0o600) == 0 else { throw FixtureError(description: "mkfifo: errno \(errno)") }
+        guard mkfifo(directory.path + "/work/fifo", 0o600) == 0 else {
+            throw FixtureError(description: "mkfifo: errno \(errno)")
+        }
         var random = FuzzRandom(seed: 1)
-        let recording = ([FuzzRecording.header] + FuzzRecording.rows(200, &random).map { $0.joined(separator: ",") })
+        let recording =
+            ([FuzzRecording.header] + FuzzRecording.rows(200, &random).map { $0.joined(separator: ",") })
             .joined(separator: "\n") + "\n"
         try recording.write(toFile: directory.path + "/work/rec.csv", atomically: false, encoding: .utf8)
-        for arguments in [["init", "--tz", "UTC"], ["onboard", "--consent-by", "Ann Example"], ["checkin", "--pain", "3", "--sleep", "7"]] {
+        for arguments in [
+            ["init", "--tz", "UTC"], ["onboard", "--consent-by", "Ann Example"],
+            ["checkin", "--pain", "3", "--sleep", "7"],
+        ] {
             let result = try RomdevProcess.run(arguments, environment: environment, in: directory.path + "/work")
             guard result.status == 0 else { throw FixtureError(description: "\(arguments): \(result.stderr)") }
         }
@@ -102,7 +115,8 @@ final class FuzzFixture {
         for file in input.files {
             try Data(file.contents).write(to: URL(fileURLWithPath: workPath + "/" + file.name))
         }
-        return try RomdevProcess.run(input.arguments, environment: environment.merging(input.environment) { $1 }, in: workPath)
+        return try RomdevProcess.run(
+            input.arguments, environment: environment.merging(input.environment) { $1 }, in: workPath)
     }
 
     /// Every row of every table, as sorted text: what "the store is unchanged" compares.

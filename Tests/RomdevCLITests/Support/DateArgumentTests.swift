@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import RomdevCLI
 
 @Suite struct DateArgumentTests {
@@ -10,7 +11,7 @@ import Testing
     }
 
     @Test(arguments: [
-        ("2026-06-07", 1_780_783_200.0),                 // midnight in Paris (CEST)
+        ("2026-06-07", 1_780_783_200.0),  // midnight in Paris (CEST)
         ("2026-06-07T08:00", 1_780_812_000),
         ("2026-06-07T08:00:30", 1_780_812_030),
         ("2026-06-07T08:00Z", 1_780_819_200),

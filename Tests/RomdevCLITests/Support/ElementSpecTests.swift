@@ -1,6 +1,7 @@
 import Care
 import Foundation
 import Testing
+
 @testable import RomdevCLI
 
 @Suite struct ElementSpecTests {
@@ -11,7 +12,8 @@ import Testing
     }()
 
     @Test func readsEveryField() throws {
-        let spec = try ElementSpec(parsing: "start=2026-06-07T00:00,end=2026-06-14T00:00,every=1d,duration=allday,text=Before, breakfast")
+        let spec = try ElementSpec(
+            parsing: "start=2026-06-07T00:00,end=2026-06-14T00:00,every=1d,duration=allday,text=Before, breakfast")
         #expect(spec.start == DateArgument("2026-06-07T00:00"))
         #expect(spec.end == DateArgument("2026-06-14T00:00"))
         #expect(spec.interval == .days(1))
@@ -71,8 +73,12 @@ import Testing
     }
 
     @Test func messagesNameTheField() {
-        #expect(ElementSpecError.unknownField("colour").description == "unknown field 'colour' (fields: start, end, every, duration, text)")
-        #expect(ElementSpecError.invalidValue(field: "every", value: "1q").description.hasPrefix("field 'every' has an invalid value '1q'"))
+        #expect(
+            ElementSpecError.unknownField("colour").description
+                == "unknown field 'colour' (fields: start, end, every, duration, text)")
+        #expect(
+            ElementSpecError.invalidValue(field: "every", value: "1q").description.hasPrefix(
+                "field 'every' has an invalid value '1q'"))
     }
 
     @Test func buildsTheElementInTheStoreZone() throws {

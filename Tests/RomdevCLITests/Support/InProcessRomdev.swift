@@ -1,5 +1,7 @@
 import Foundation
 import Sensor
+import TestSupport
+
 @testable import RomdevCLI
 
 /// Runs romdev command lines in this process against a store in a temporary directory, with a
@@ -25,7 +27,9 @@ final class InProcessRomdev {
     /// Simulated sensors run on a fresh manual clock per command: faster than real time.
     var context: CommandContext {
         CommandContext(
-            environment: ["ROMDEV_STORE": directory.storePath, "HOME": directory.path, "ROMDEV_RUNTIME_DIR": runtimeDirectory],
+            environment: [
+                "ROMDEV_STORE": directory.storePath, "HOME": directory.path, "ROMDEV_RUNTIME_DIR": runtimeDirectory,
+            ],
             now: { [now] in now }, defaultTimeZone: timeZone,
             output: TextOutput { [weak self] in self?.output += $0 }, sensorClock: ManualClock())
     }

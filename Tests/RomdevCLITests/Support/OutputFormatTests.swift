@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import RomdevCLI
 
 @Suite struct OutputFormatTests {
@@ -8,20 +9,21 @@ import Testing
             ("z", .int(1)), ("a", .string("quote \" backslash \\ newline \n tab \t bell \u{07}")),
             ("list", .array([.bool(true), .null, .double(7.5)])), ("empty", .array([])), ("none", .object([])),
         ])
-        #expect(value.rendered() == """
-            {
-              "z": 1,
-              "a": "quote \\" backslash \\\\ newline \\n tab \\t bell \\u0007",
-              "list": [
-                true,
-                null,
-                7.5
-              ],
-              "empty": [],
-              "none": {}
-            }
+        #expect(
+            value.rendered() == """
+                {
+                  "z": 1,
+                  "a": "quote \\" backslash \\\\ newline \\n tab \\t bell \\u0007",
+                  "list": [
+                    true,
+                    null,
+                    7.5
+                  ],
+                  "empty": [],
+                  "none": {}
+                }
 
-            """)
+                """)
     }
 
     @Test func jsonIsValidForFoundation() throws {
@@ -44,8 +46,10 @@ import Testing
         #expect(CSV.line(["a", "b,c", ""]) == "a,\"b,c\",\n")
     }
 
-    @Test(arguments: [(0.0, "[----------] 0%"), (0.6, "[######----] 60%"), (0.999, "[#########-] 99%"),
-                      (1.0, "[##########] 100%"), (1.5, "[##########] 100%"), (-1.0, "[----------] 0%")])
+    @Test(arguments: [
+        (0.0, "[----------] 0%"), (0.6, "[######----] 60%"), (0.999, "[#########-] 99%"),
+        (1.0, "[##########] 100%"), (1.5, "[##########] 100%"), (-1.0, "[----------] 0%"),
+    ])
     func adherenceBar(fraction: Double, bar: String) {
         #expect(CareOutput.bar(fraction) == bar)
     }
@@ -57,15 +61,5 @@ import Testing
         #expect(LocalTime.iso8601(date, calendar: calendar) == "2026-06-07T05:30:00-02:30")
         calendar.timeZone = TimeZone(identifier: "UTC")!
         #expect(LocalTime.iso8601(date, calendar: calendar) == "2026-06-07T08:00:00Z")
-    }
-
-    @Test func atomicWriteReplacesTheFileWhole() throws {
-        let directory = try TemporaryDirectory()
-        let path = directory.path + "/out.csv"
-        try AtomicFile.write("old\n", to: path)
-        try AtomicFile.write("new\n", to: path)
-        #expect(try String(contentsOfFile: path, encoding: .utf8) == "new\n")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["out.csv"])
-        #expect(throws: AtomicFile.WriteError.self) { try AtomicFile.write("x", to: directory.path + "/missing/out.csv") }
     }
 }

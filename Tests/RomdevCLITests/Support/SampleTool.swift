@@ -23,7 +23,8 @@ enum SampleTool {
         make: { Recorded(values: $0) })
     static let add = Command(
         name: "add", abstract: "Add something.", arguments: [name], options: [json], make: { Recorded(values: $0) })
-    static let remove = Command(name: "remove", abstract: "Remove something.", arguments: [name], make: { Recorded(values: $0) })
+    static let remove = Command(
+        name: "remove", abstract: "Remove something.", arguments: [name], make: { Recorded(values: $0) })
     static let group = Command(name: "thing", abstract: "Manage things.", subcommands: [add, remove])
 
     static let tool = CommandLineTool(

@@ -1,4 +1,5 @@
 import LinuxSystem
+
 @testable import Sensor
 
 /// A recording I2C bus with a scripted register file and FIFO: tests assert the exact transfers
