@@ -51,7 +51,7 @@ extension GuidedCalibration: SampledProcedure {
 
     public var isFinished: Bool { step == .finished }
 
-    public mutating func take(_ sample: InertialSample) throws(CalibrationRunFailure) {
+    public mutating func take(_ sample: InertialSample, thigh: InertialSample?) throws(CalibrationRunFailure) {
         do throws(CalibrationError) {
             _ = try update(sample)
         } catch {

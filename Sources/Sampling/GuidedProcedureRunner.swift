@@ -14,9 +14,10 @@ public protocol SampledProcedure: Sendable {
 
     var step: Step { get }
     var isFinished: Bool { get }
-    /// Takes one raw sample (never once finished).
+    /// Takes one raw sample of the shank's sensor and, when a thigh sensor is fitted, the thigh's
+    /// sample aligned to the same instant (never once finished).
     /// - Throws: When the procedure refuses its input.
-    mutating func take(_ sample: InertialSample) throws(Failure)
+    mutating func take(_ sample: InertialSample, thigh: InertialSample?) throws(Failure)
     /// Ends the procedure early with what it has; one without a partial result goes on.
     mutating func stop() throws(Failure)
     /// What the procedure gave once the loop ended without an error.
@@ -135,7 +136,7 @@ public final class GuidedProcedureRunner<Procedure: SampledProcedure>: @unchecke
             try ticker.tick { raw in
                 guard refusal == nil, !procedure.isFinished else { return }
                 do throws(Procedure.Failure) {
-                    try procedure.take(InertialSample(raw))
+                    try procedure.take(InertialSample(raw), thigh: nil)
                 } catch {
                     refusal = error
                     return

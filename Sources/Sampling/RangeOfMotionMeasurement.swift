@@ -64,7 +64,7 @@ public struct RangeOfMotionProcedure: SampledProcedure {
     public var step: MeasurementSession.Phase { session.phase }
     public var isFinished: Bool { session.isFinished }
 
-    public mutating func take(_ sample: InertialSample) throws(MeasurementError) {
+    public mutating func take(_ sample: InertialSample, thigh: InertialSample?) throws(MeasurementError) {
         session.update(sample)
         if firstTime == nil { firstTime = sample.time }
         lastTime = sample.time
