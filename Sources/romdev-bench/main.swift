@@ -14,6 +14,10 @@ if let at = CommandLine.arguments.firstIndex(of: SamplingBench.allocationProbeOp
     SamplingBench.allocationProbe(ticks: CommandLine.arguments.dropFirst(at + 1).first.flatMap { Int($0) } ?? 200)
     exit(0)
 }
+if CommandLine.arguments.contains(FusionBench.onlyOption) {
+    FusionBench.run()
+    exit(0)
+}
 if CommandLine.arguments.contains(DaemonBench.onlyOption) {
     DaemonBench.run()
     exit(0)

@@ -67,6 +67,56 @@ struct HingeAxesTests {
     }
 }
 
+extension HingeAxesTests {
+    /// Both boards through their own orientation filters while the thigh sways ±3° and drifts 6°:
+    /// the knee angle from the two follows the knee itself, which one shank sensor cannot do (it
+    /// counts the thigh's pitch as the knee's).
+    @Test
+    func twoFiltersFollowTheKneeWhileTheThighMoves() throws {
+        let thighMovement = ThighMovement(amplitudeDegrees: 3, periodSeconds: 5, driftDegrees: 6, driftSeconds: 8)
+        let shankMounting = Rotation(x: [0, 0, -1], y: [0, 1, 0], z: [1, 0, 0])
+        let shank = MotionModel(
+            movement: .kneeExtension(KneeExtension(restDegrees: 5, peakDegrees: 70, leadInSeconds: 3)),
+            mounting: shankMounting, thighMovement: thighMovement)
+        let thigh = shank.onThigh(mounting: Rotation(x: [0, 1, 0], y: [-1, 0, 0], z: [0, 0, 1]))
+        // The reference pose: the same leg at rest at the start, thigh level, knee flexed 85°.
+        var restingShank = shank, restingThigh = thigh
+        restingShank.thighMovement = .none
+        restingThigh.thighMovement = .none
+        func vector(_ v: SIMD3<Double>) -> Vector3 { Vector3(v.x, v.y, v.z) }
+        func hinge(_ mounting: Rotation) -> Vector3 { vector(mounting.transposed * SIMD3(0, -1, 0)) }
+        let legMounting = try #require(
+            LegMounting(
+                axes: HingeAxes(thigh: hinge(thigh.mounting), shank: hinge(shankMounting)),
+                thighGravity: vector(restingThigh.state(atSeconds: 0).specificForceG),
+                shankGravity: vector(restingShank.state(atSeconds: 0).specificForceG), referenceFlexion: 85))
+
+        var thighFilter = OrientationFilter(gyroBias: .zero), shankFilter = OrientationFilter(gyroBias: .zero)
+        var worstTwoSensor = 0.0, worstOneSensor = 0.0
+        let rate = 200.0
+        for index in 0..<Int(shank.durationSeconds * rate) {
+            let time = Double(index) / rate
+            let thighState = thigh.state(atSeconds: time), shankState = shank.state(atSeconds: time)
+            thighFilter.update(
+                InertialSample(
+                    time: time, acceleration: vector(thighState.specificForceG),
+                    rotationRate: vector(thighState.angularRateDPS)))
+            shankFilter.update(
+                InertialSample(
+                    time: time, acceleration: vector(shankState.specificForceG),
+                    rotationRate: vector(shankState.angularRateDPS)))
+            guard time > 1 else { continue }
+            let truth = 90 - (shankState.inclinationDegrees - thighState.inclinationDegrees)
+            let measured = legMounting.kneeFlexion(thighGravity: thighFilter.gravity, shankGravity: shankFilter.gravity)
+            let oneSensor = 90 - legMounting.shank.sagittalAngle(gravity: shankFilter.gravity) - 5
+            worstTwoSensor = max(worstTwoSensor, abs(measured - truth))
+            worstOneSensor = max(worstOneSensor, abs(oneSensor - truth))
+        }
+        #expect(worstTwoSensor < 0.5, "two sensors: \(worstTwoSensor)°")
+        #expect(worstOneSensor > 5, "one sensor: \(worstOneSensor)°")
+    }
+}
+
 /// A thigh and a shank joined by a hinge, each carrying a sensor at a fixed rotation. World z is
 /// up; in the segment frames x runs along the segment toward the foot and y is the knee's axis, and
 /// knee flexion is a rotation of the shank about +y (so extension is positive about −y).
