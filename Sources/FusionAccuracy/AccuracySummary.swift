@@ -38,7 +38,8 @@ public struct AccuracySummary: Sendable {
         returned = outcomes.filter { $0.endReason == .returned }.count
         timedOut = outcomes.filter { $0.endReason == .timedOut }.count
         flagged = outcomes.filter { !($0.result?.flags.isEmpty ?? true) }.count
-        unflaggedErrorMaximum = outcomes.filter { $0.result?.flags.isEmpty ?? false }.map { abs($0.rangeError) }.max() ?? 0
+        unflaggedErrorMaximum =
+            outcomes.filter { $0.result?.flags.isEmpty ?? false }.map { abs($0.rangeError) }.max() ?? 0
         calibrationRefused = outcomes.filter { $0.calibrationRefusal != nil }.count
         lostSamples = outcomes.reduce(0) { $0 + $1.lostSamples }
     }

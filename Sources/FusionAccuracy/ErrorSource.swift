@@ -79,7 +79,8 @@ public enum ErrorSource: String, CaseIterable, Sendable {
         let large = self == .largeThighMotion
         let amplitude = (large ? 2 : 0.5) + random.nextUnit(), period = 6 + 9 * random.nextUnit()
         let phase = 2 * Double.pi * random.nextUnit()
-        let drift = (random.nextUnit() < 0.5 ? -1 : 1) * (large ? 1 + 2 * random.nextUnit() : 0.5 + 1.5 * random.nextUnit())
+        let drift =
+            (random.nextUnit() < 0.5 ? -1 : 1) * (large ? 1 + 2 * random.nextUnit() : 0.5 + 1.5 * random.nextUnit())
         return ThighMovement(
             amplitudeDegrees: amplitude, periodSeconds: period, phase: phase, driftDegrees: drift,
             driftSeconds: 6 + 14 * random.nextUnit())
