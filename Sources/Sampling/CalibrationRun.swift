@@ -71,3 +71,33 @@ extension GuidedCalibration: SampledProcedure {
 
     public static var aborted: CalibrationRunFailure { .aborted }
 }
+
+/// The knee-axis step (``HingeCalibration``) on the sensors: it needs the thigh's sample beside
+/// every shank sample, and refuses without one.
+extension HingeCalibration: SampledProcedure {
+    public typealias Product = Calibration
+    public typealias Failure = CalibrationRunFailure
+
+    public var isFinished: Bool { step == .finished }
+
+    public mutating func take(_ sample: InertialSample, thigh: InertialSample?) throws(CalibrationRunFailure) {
+        do throws(CalibrationError) {
+            guard let thigh else { throw .needsThighSensor }
+            _ = try update(sample, thigh: thigh)
+        } catch {
+            throw .procedure(error)
+        }
+    }
+
+    /// Nothing to end with: the step goes on.
+    public mutating func stop() {}
+
+    public func product(sampling: SamplingStatistics) -> Result<Calibration, CalibrationRunFailure> {
+        guard let calibration, isFinished else { return .failure(.aborted) }
+        return .success(calibration)
+    }
+
+    public func sensorFailure(_ error: MPU6050Error) -> CalibrationRunFailure { .sensor(error) }
+
+    public static var aborted: CalibrationRunFailure { .aborted }
+}
