@@ -114,7 +114,8 @@ public struct HingeCalibration: Sendable {
             }
             rest.append((shank, thigh))
             // The window is the last `restSeconds`: a rest that starts unsteady can still settle.
-            if let drop = rest.firstIndex(where: { $0.shank.time >= shankRaw.time - parameters.restSeconds }), drop > 0 {
+            if let drop = rest.firstIndex(where: { $0.shank.time >= shankRaw.time - parameters.restSeconds }), drop > 0
+            {
                 rest.removeFirst(drop)
             }
             guard let since = stillStart, shankRaw.time - since >= parameters.restSeconds,

@@ -84,17 +84,24 @@ extension Command {
             if replay != nil, values.isSet(SensorSource.simulateOption) {
                 throw UsageError("'--replay' reads a recording; it does not combine with '--simulate'")
             }
-            var procedure: CalibrateAction.Procedure = values.string(CalibrateAction.sensorOption) == "thigh" ? .thigh : .shank
+            var procedure: CalibrateAction.Procedure =
+                values.string(CalibrateAction.sensorOption) == "thigh" ? .thigh : .shank
             if values.isSet(CalibrateAction.hingeOption) {
                 // `strings` holds only what was typed, not the default.
                 if let sensor = values.strings(CalibrateAction.sensorOption).last {
-                    throw UsageError("'--hinge' calibrates the knee's axis with both sensors; it does not combine with '--sensor \(sensor)'")
+                    throw UsageError(
+                        "'--hinge' calibrates the knee's axis with both sensors; it does not combine with '--sensor \(sensor)'"
+                    )
                 }
-                if seconds != nil { throw UsageError("'--seconds' is for the steps on the table; it does not combine with '--hinge'") }
+                if seconds != nil {
+                    throw UsageError("'--seconds' is for the steps on the table; it does not combine with '--hinge'")
+                }
                 procedure = .hinge
             }
             // The thigh's board answers at the other address (AD0 high) unless one is named.
-            if procedure == .thigh, case .hardware(let bus, _) = source, values.strings(SensorSource.addressOption).isEmpty {
+            if procedure == .thigh, case .hardware(let bus, _) = source,
+                values.strings(SensorSource.addressOption).isEmpty
+            {
                 source = .hardware(busPath: bus, address: MPU6050.alternateAddress)
             }
             return CalibrateAction(
@@ -193,7 +200,8 @@ struct CalibrateAction: CommandAction, Equatable {
     private func calibrateBoard(file: CalibrationFile, context: CommandContext) throws -> Calibration {
         let board = procedure == .thigh ? "the thigh sensor" : "the sensor"
         if let replayPath {
-            context.output.line("Calibrating \(board) from the recording \(replayPath); the result goes to \(file.path).")
+            context.output.line(
+                "Calibrating \(board) from the recording \(replayPath); the result goes to \(file.path).")
             return try calibrateRecording(at: replayPath, output: context.output)
         }
         let at = procedure == .thigh ? String(format: " at 0x%02x", source.address) : ""
@@ -292,7 +300,8 @@ struct CalibrateAction: CommandAction, Equatable {
         }
         var guided = GuidedCalibration(parameters: parameters)
         try replay(samples.indices, times: samples.map(\.time), output: output, first: guided.step) {
-            index throws(CalibrationError) in try guided.update(samples[index])
+            index throws(CalibrationError) in
+            try guided.update(samples[index])
         } prompt: {
             Self.prompt(for: $0, biasSeconds: biasSeconds)
         } stepName: {
@@ -361,7 +370,8 @@ struct CalibrateAction: CommandAction, Equatable {
                 throw failure(error)
             }
         }
-        context.output.line("Finding the knee's axis from the recording \(replayPath); the result goes to \(file.path).")
+        context.output.line(
+            "Finding the knee's axis from the recording \(replayPath); the result goes to \(file.path).")
         let recording = try Self.recording(at: replayPath)
         guard let thigh = recording.thighSamples else {
             throw CommandFailure(
@@ -371,7 +381,8 @@ struct CalibrateAction: CommandAction, Equatable {
         var guided = step
         let shank = recording.samples
         try replay(shank.indices, times: shank.map(\.time), output: context.output, first: guided.step) {
-            index throws(CalibrationError) in try guided.update(shank[index], thigh: thigh[index])
+            index throws(CalibrationError) in
+            try guided.update(shank[index], thigh: thigh[index])
         } prompt: {
             Self.prompt(for: $0)
         } stepName: {
@@ -449,7 +460,8 @@ struct CalibrateAction: CommandAction, Equatable {
                 lines.append("Knee hinge axis       \(vector(mounting.hingeAxis, 3))")
             }
             if calibration.thigh?.sensor != nil {
-                lines.append("The thigh sensor's correction is kept; run 'romdev calibrate --hinge' for the knee's axis.")
+                lines.append(
+                    "The thigh sensor's correction is kept; run 'romdev calibrate --hinge' for the knee's axis.")
             }
         case .thigh:
             lines = ["Thigh sensor:"] + ((calibration.thigh?.sensor).map(correction) ?? [])
@@ -461,7 +473,8 @@ struct CalibrateAction: CommandAction, Equatable {
                 lines.append("Knee axis, shank      \(vector(axes.shank, 3)) (shank sensor axes)")
             }
             if calibration.thigh?.sensor == nil {
-                lines.append("The thigh sensor has no calibration of its own; 'romdev calibrate --sensor thigh' adds one.")
+                lines.append(
+                    "The thigh sensor has no calibration of its own; 'romdev calibrate --sensor thigh' adds one.")
             }
         }
         return lines.joined(separator: "\n") + "\n"

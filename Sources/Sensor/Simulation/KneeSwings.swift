@@ -115,9 +115,11 @@ public struct KneeSwings: Equatable, Sendable {
         let skew = SIMD3(m.y.z - m.z.y, m.z.x - m.x.z, m.x.y - m.y.x)
         let rate: SIMD3<Double> = skew / (4 * h) * (180 / Double.pi)
         let step = 1e-3
-        let before = position(atSeconds: t - step, segment: segment, shankDistance: shankDistance, shankDepth: shankDepth)
+        let before = position(
+            atSeconds: t - step, segment: segment, shankDistance: shankDistance, shankDepth: shankDepth)
         let now = position(atSeconds: t, segment: segment, shankDistance: shankDistance, shankDepth: shankDepth)
-        let after = position(atSeconds: t + step, segment: segment, shankDistance: shankDistance, shankDepth: shankDepth)
+        let after = position(
+            atSeconds: t + step, segment: segment, shankDistance: shankDistance, shankDepth: shankDepth)
         let acceleration: SIMD3<Double> = (after - 2 * now + before) / (step * step)
         let specificForce: SIMD3<Double> = acceleration / MotionModel.gravity + SIMD3(0, 0, 1)
         let toBoard = mounting.transposed

@@ -56,7 +56,8 @@ struct CalibrateThighCommandTests {
     }
 
     private func saved(_ romdev: InProcessRomdev) throws -> Calibration {
-        try Calibration(json: try #require(FileManager.default.contents(atPath: romdev.directory.path + "/calibration.json")))
+        try Calibration(
+            json: try #require(FileManager.default.contents(atPath: romdev.directory.path + "/calibration.json")))
     }
 
     @Test func theThighsFacesAndThenTheKneesAxisAddToTheShanksFile() throws {
