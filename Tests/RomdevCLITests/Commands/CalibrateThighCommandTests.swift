@@ -97,6 +97,21 @@ struct CalibrateThighCommandTests {
         #expect(again.thigh == ThighCalibration(sensor: thighSensor))
     }
 
+    /// On the (simulated) sensor the thigh's run takes the table steps only.
+    @Test func theThighsRunOnTheSensorStopsAfterTheFaces() throws {
+        let romdev = try InProcessRomdev()
+        try romdev.run(["calibrate", "--simulate", "--seed", "1"])
+        let shank = try saved(romdev)
+        let output = try romdev.run(["calibrate", "--sensor", "thigh", "--simulate", "--seed", "5"])
+        let prompts = output.split(separator: "\n").filter { $0.first?.isNumber == true }.map { $0.prefix(2) }
+        #expect(prompts == ["1.", "2.", "2.", "2.", "2.", "2.", "2."])
+        let withThigh = try saved(romdev)
+        #expect(withThigh.sensor == shank.sensor && withThigh.mounting == shank.mounting)
+        let drawn = SensorErrorModel.datasheet(seed: 5).gyroOffsetDPS
+        let bias = try #require(withThigh.thigh?.sensor?.gyroBias)
+        #expect((bias - Vector3(drawn.x, drawn.y, drawn.z)).length < 0.5)
+    }
+
     @Test func aStillThighIsRefusedAndTheFileKept() throws {
         let romdev = try InProcessRomdev()
         try romdev.run(["calibrate", "--simulate", "--seed", "1"])
