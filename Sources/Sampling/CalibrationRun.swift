@@ -45,20 +45,15 @@ public enum CalibrationRunFailure: Error, Equatable, Sendable, CustomStringConve
     }
 }
 
-extension GuidedCalibration: SampledProcedure {
-    public typealias Product = Calibration
-    public typealias Failure = CalibrationRunFailure
+/// What the calibration's procedures share on the runner: a calibration once finished, nothing
+/// before (no partial result), and the run's failures.
+public protocol CalibrationProcedure: SampledProcedure
+where Product == Calibration, Failure == CalibrationRunFailure {
+    /// The result, once finished.
+    var calibration: Calibration? { get }
+}
 
-    public var isFinished: Bool { step == .finished }
-
-    public mutating func take(_ sample: InertialSample, thigh: InertialSample?) throws(CalibrationRunFailure) {
-        do throws(CalibrationError) {
-            _ = try update(sample)
-        } catch {
-            throw .procedure(error)
-        }
-    }
-
+extension CalibrationProcedure {
     /// Nothing to end with: the calibration goes on.
     public mutating func stop() {}
 
@@ -70,4 +65,31 @@ extension GuidedCalibration: SampledProcedure {
     public func sensorFailure(_ error: MPU6050Error) -> CalibrationRunFailure { .sensor(error) }
 
     public static var aborted: CalibrationRunFailure { .aborted }
+}
+
+extension GuidedCalibration: CalibrationProcedure {
+    public var isFinished: Bool { step == .finished }
+
+    public mutating func take(_ sample: InertialSample, thigh: InertialSample?) throws(CalibrationRunFailure) {
+        do throws(CalibrationError) {
+            _ = try update(sample)
+        } catch {
+            throw .procedure(error)
+        }
+    }
+}
+
+/// The knee-axis step (``HingeCalibration``) on the sensors: it needs the thigh's sample beside
+/// every shank sample, and refuses without one.
+extension HingeCalibration: CalibrationProcedure {
+    public var isFinished: Bool { step == .finished }
+
+    public mutating func take(_ sample: InertialSample, thigh: InertialSample?) throws(CalibrationRunFailure) {
+        do throws(CalibrationError) {
+            guard let thigh else { throw .needsThighSensor }
+            _ = try update(sample, thigh: thigh)
+        } catch {
+            throw .procedure(error)
+        }
+    }
 }

@@ -163,3 +163,38 @@ import Testing
 private func abs(_ v: SIMD3<Double>) -> SIMD3<Double> {
     SIMD3(Swift.abs(v.x), Swift.abs(v.y), Swift.abs(v.z))
 }
+
+/// The calibration's knee swings: a hinge between two segments, out of the sagittal plane.
+struct KneeSwingsTests {
+    /// The shank's rate is the thigh's plus a turn about the knee's axis only: seen in the
+    /// segments' frames, they differ along y alone, and the thigh turns about other axes too.
+    @Test func theSegmentsRatesDifferOnlyAboutTheKnee() {
+        let shankMounting = Rotation(rollDegrees: 20, pitchDegrees: -10, yawDegrees: 35)
+        let thighMounting = Rotation(rollDegrees: -5, pitchDegrees: 15, yawDegrees: 100)
+        let shank = MotionModel(movement: .kneeSwings(.seated(seed: 4)), mounting: shankMounting)
+        let thigh = shank.onThigh(mounting: thighMounting)
+        var largestAcross = 0.0, thighAcross = 0.0
+        for t in stride(from: 0.0, to: shank.durationSeconds, by: 0.01) {
+            // Back into segment axes; the segments coincide at every knee angle about y only.
+            let shankRate = shankMounting * shank.state(atSeconds: t).angularRateDPS
+            let thighRate = thighMounting * thigh.state(atSeconds: t).angularRateDPS
+            let across = SIMD2(shankRate.x, shankRate.z), thighPart = SIMD2(thighRate.x, thighRate.z)
+            let shankAcross = (across * across).sum().squareRoot()
+            let thighLength = (thighPart * thighPart).sum().squareRoot()
+            largestAcross = max(largestAcross, abs(shankAcross - thighLength))
+            thighAcross = max(thighAcross, thighLength)
+        }
+        #expect(largestAcross < 1e-5)
+        #expect(thighAcross > 10)
+    }
+
+    /// Seated still before and after the swings: gravity alone, up the hanging shin.
+    @Test func restsBeforeAndAfterTheSwings() {
+        let shank = MotionModel(movement: .kneeSwings(.seated(seed: 4)))
+        for t in [0.5, shank.durationSeconds - 0.5] {
+            let state = shank.state(atSeconds: t)
+            #expect(abs(state.specificForceG.z - 1) < 1e-6 && abs(state.specificForceG.x) < 1e-6)
+            #expect((state.angularRateDPS * state.angularRateDPS).sum() < 1e-12)
+        }
+    }
+}

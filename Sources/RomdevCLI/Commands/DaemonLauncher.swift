@@ -66,7 +66,10 @@ struct DaemonLauncher {
         let procedures = SensorProcedureStarter(
             configuration: sensorSettings, calibration: calibration,
             pacing: simulation == nil ? .realTime : .sensorClock,
-            saveCalibration: { calibration throws(AtomicFile.WriteError) in try calibrationFile.save(calibration) },
+            saveCalibration: { calibration throws(AtomicFile.WriteError) in
+                // The daemon calibrates the shank's board; the thigh's correction stays.
+                try calibrationFile.save(calibration.keepingThighCorrection(of: try? calibrationFile.load()))
+            },
             openSensor: openSensor)
 
         // 3. The button, LED and buzzer.

@@ -23,6 +23,9 @@ public struct MotionModel: Equatable, Sendable {
         /// The guided calibration: six faces on a table, then strapped on (with `mounting`) and
         /// one knee swing.
         case calibration(CalibrationMotion)
+        /// The calibration's knee-axis step: free knee swings with the thigh moving a little, out
+        /// of the sagittal plane too; the thigh's board reads the same leg.
+        case kneeSwings(KneeSwings)
     }
 
     /// What the shank does over time.
@@ -38,6 +41,9 @@ public struct MotionModel: Equatable, Sendable {
     /// Which segment's board this model reads: the shank's (the one every session has) or the
     /// thigh's, which sees the same leg move.
     public var segment: LegSegment
+    /// Where in the movement the board's sample clock starts, seconds: a second board on the
+    /// leg, brought up after the first, starts that much later in the same movement.
+    public var startSeconds: Double = 0
 
     /// The two segments a board can be strapped to.
     public enum LegSegment: Equatable, Sendable {
@@ -73,6 +79,7 @@ public struct MotionModel: Equatable, Sendable {
         case .kneeExtension(let extension_): extension_.durationSeconds
         case .kneeArc(let arc): arc.durationSeconds
         case .calibration(let calibration): calibration.durationSeconds
+        case .kneeSwings(let swings): swings.durationSeconds
         }
     }
 
@@ -80,7 +87,13 @@ public struct MotionModel: Equatable, Sendable {
     static let gravity = 9.80665
 
     /// The true inclination and what an ideal board would measure at `t` seconds.
-    public func state(atSeconds t: Double) -> MotionState {
+    public func state(atSeconds time: Double) -> MotionState {
+        let t = time + startSeconds
+        if case .kneeSwings(let swings) = movement {
+            return swings.state(
+                atSeconds: t, segment: segment, mounting: mounting, shankDistance: sensorDistanceFromKneeMeters,
+                shankDepth: sensorDepthMeters)
+        }
         if case .thigh(let distance, let depth) = segment {
             return thighState(atSeconds: t, distanceFromHip: distance, depth: depth)
         }
@@ -92,7 +105,7 @@ public struct MotionModel: Equatable, Sendable {
             case .still(let inclination): (inclination, 0.0, 0.0)
             case .kneeExtension(let extension_): extension_.inclination(atSeconds: t)
             case .kneeArc(let arc): arc.inclination(atSeconds: t)
-            case .calibration: (0.0, 0.0, 0.0)
+            case .calibration, .kneeSwings: (0.0, 0.0, 0.0)
             }
         let thigh = thighMovement.pitch(atSeconds: t)
         let angleDegrees: Double = kneeDegrees + thigh.angle

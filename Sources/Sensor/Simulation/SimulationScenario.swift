@@ -64,6 +64,27 @@ public struct SimulationScenario: Equatable, Sendable {
             errors: errors, seed: seed)
     }
 
+    /// The calibration's knee-axis step, seated with the thigh board on too (``thighBoard(mounting:seed:)``):
+    /// free knee swings, the thigh moving `thighDegrees` in each direction; the shank board
+    /// strapped with `mounting` and datasheet errors drawn from `seed`, as in `calibration`.
+    public static func kneeSwings(
+        seed: UInt64 = 0, mounting: Rotation = .identity, thighDegrees: Double = 6
+    ) -> SimulationScenario {
+        SimulationScenario(
+            motion: MotionModel(
+                movement: .kneeSwings(.seated(seed: seed, thighDegrees: thighDegrees)), mounting: mounting),
+            errors: .datasheet(seed: seed), seed: seed)
+    }
+
+    /// The board on the thigh of the same leg (``MotionModel/onThigh(mounting:)``), strapped with
+    /// `mounting`, at the other address (AD0 high), with its own datasheet errors and noise drawn
+    /// from `seed`.
+    public func thighBoard(mounting: Rotation = .identity, seed: UInt64) -> SimulationScenario {
+        SimulationScenario(
+            motion: motion.onThigh(mounting: mounting), errors: .datasheet(seed: seed), seed: seed, part: part,
+            address: address == MPU6050.defaultAddress ? MPU6050.alternateAddress : MPU6050.defaultAddress)
+    }
+
     /// Names accepted by `named(_:seed:)` (and `--simulate=NAME`).
     public static let names = ["calibration", "knee-arc", "knee-extension", "still"]
 
