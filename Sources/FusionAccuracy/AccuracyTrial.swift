@@ -125,7 +125,7 @@ public struct AccuracyTrial: Sendable {
     /// What the patient does: an extension from `rest` (peak 45…110°), or the arc, whose flexion
     /// step takes the shank 10…45° past vertical (knee flexion 100…135°), and at least 15° back from
     /// the rest, enough to leave the start pose.
-    private static func movement(
+    static func movement(
         _ measurementProtocol: MeasurementProtocol, rest: Double, random: inout SplitMix64
     ) -> MotionModel.Movement {
         switch measurementProtocol {
@@ -150,7 +150,7 @@ public struct AccuracyTrial: Sendable {
     /// The guided calibration over the simulated procedure, with the die at a steady 25 °C (the
     /// measurement then runs warmer, leaving the residual offsets of real use), read with this
     /// trial's host timing.
-    private func calibrate(
+    func calibrate(
         errors: SensorErrorModel, mounting: Rotation, load: HostLoad, random: inout SplitMix64
     ) throws -> Calibration {
         var cool = errors
@@ -212,12 +212,12 @@ public struct AccuracyTrial: Sendable {
     }
 }
 
-private func uniform(_ low: Double, _ high: Double, _ random: inout SplitMix64) -> Double {
+func uniform(_ low: Double, _ high: Double, _ random: inout SplitMix64) -> Double {
     low + (high - low) * random.nextUnit()
 }
 
 /// A rotation drawn uniformly (a normalised 4-D Gaussian is a uniform unit quaternion).
-private func randomRotation(_ random: inout SplitMix64) -> Rotation {
+func randomRotation(_ random: inout SplitMix64) -> Rotation {
     let w = random.nextGaussian()
     let axis = SIMD3(random.nextGaussian(), random.nextGaussian(), random.nextGaussian())
     let sine = (axis * axis).sum().squareRoot()

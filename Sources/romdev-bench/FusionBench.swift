@@ -30,7 +30,63 @@ enum FusionBench {
         print("   targets: calibrated p95 ≤ 0.3°, max ≤ 0.5°; typical part uncalibrated p95 ≤ 1.5°, max ≤ 2.0°;")
         print("            thigh motion: every session ends, and is flagged")
         knee()
+        thighSensor()
         cost()
+    }
+
+    /// `romdev-bench --thigh`: only the rows of the thigh sensor and the costs.
+    static let thighOption = "--thigh"
+
+    /// The knee angles with the thigh sensor: both protocols, calibrated and not, under every error
+    /// source (the thigh's sway and drift included); then one sensor with a still thigh for
+    /// comparison.
+    static func thighSensor() {
+        print("== fusion: knee angles with the thigh sensor, \(trials) simulated sessions per row (seeds 1…\(trials))")
+        print("   (every error source on both sensors, each its own part and sample clock, FIFOs drained together and")
+        print("    paired; the thigh swaying 0.5…1.5° and drifting 0.5…2°; boards strapped alike at a random rotation;")
+        print("    'cal.': both sensors through the guided calibration; truth: the knee's own angle)")
+        print(
+            "   protocol   cal.  |err| p50 / p95 / max:  knee_extension       knee_flexion         knee_arc"
+                + "          returned flagged")
+        for measurementProtocol in MeasurementProtocol.allCases {
+            for calibrated in [true, false] {
+                kneeRow(
+                    "\(pad(measurementProtocol.rawValue, 10)) \(calibrated ? "cal." : "raw ")",
+                    extraColumn: false
+                ) {
+                    try TwoSensorTrial(seed: $0, calibrated: calibrated, measurementProtocol: measurementProtocol).run()
+                }
+            }
+        }
+        print("   one sensor, still thigh (arc, all but the thigh, cal.), with the range's |err| p50 / p95 / max:")
+        kneeRow("arc        cal. ", extraColumn: true) {
+            try AccuracyTrial(seed: $0, source: .allButThigh, calibrated: true, measurementProtocol: .arc).run()
+        }
+        print("   targets: with the thigh sensor, calibrated p95 ≤ 1.0°, max ≤ 1.5°; uncalibrated p95 ≤ 2.0°;")
+        print("            one sensor with a still thigh: the knee_arc's error that of the range")
+    }
+
+    /// One row of knee-angle errors over seeds 1…``trials``; `extraColumn` adds the range's.
+    private static func kneeRow(
+        _ label: String, extraColumn: Bool, _ trial: (UInt64) throws -> AccuracyTrial.Outcome
+    ) {
+        do {
+            let outcomes = try (1...UInt64(trials)).map { seed in
+                do {
+                    return try trial(seed)
+                } catch {
+                    throw TrialFailure(seed: seed, error: error)
+                }
+            }
+            let s = AccuracySummary(outcomes)
+            func triple(_ p: ErrorPercentiles) -> String { "\(f(p.median)) \(f(p.p95)) \(f(p.maximum))" }
+            let range = extraColumn ? "  range \(f(s.rangeErrorMedian)) \(f(s.rangeError95)) \(f(s.rangeErrorMaximum))" : ""
+            print(
+                "   \(label)                          \(triple(s.kneeExtensionError))  \(triple(s.kneeFlexionError))  "
+                    + "\(triple(s.kneeArcError))  \(pad("\(s.returned)/\(s.trials)", 8)) \(s.flagged)\(range)")
+        } catch {
+            print("   \(label): simulation failed: \(error)")
+        }
     }
 
     /// The clinical knee angles on the arc protocol: extension, return, the foot under the chair
@@ -100,7 +156,7 @@ enum FusionBench {
     /// `rounds` rounds, so that a busy spell weighs on all of them; the median round is printed with
     /// the fastest and slowest, so that the spread shows how far one figure can be trusted.
     static func cost() {
-        guard let samples = try? longRecording() else {
+        guard let (samples, thighSamples) = try? longRecording() else {
             print("   cost: simulation failed")
             return
         }
@@ -113,6 +169,7 @@ enum FusionBench {
             return (threadCPUNanoseconds() - start) / count
         }
         var filterTimes: [Double] = [], complementaryTimes: [Double] = [], sessionTimes: [Double] = []
+        var twoSensorTimes: [Double] = []
         for _ in 0..<rounds {
             filterTimes.append(
                 perSample {
@@ -141,6 +198,17 @@ enum FusionBench {
                         sink += session.result()?.range ?? 0
                     }
                 })
+            twoSensorTimes.append(
+                perSample {
+                    for _ in 0..<repetitions {
+                        var parameters = SessionParameters()
+                        parameters.timeout = .infinity
+                        var session = MeasurementSession(parameters: parameters)
+                        for (sample, thigh) in zip(samples, thighSamples) { session.update(sample, thigh: thigh) }
+                        session.stop()
+                        sink += session.result()?.range ?? 0
+                    }
+                })
         }
         func spread(_ times: [Double]) -> String {
             let sorted = times.sorted()
@@ -154,6 +222,15 @@ enum FusionBench {
             "   plain complementary filter \(spread(complementaryTimes))   (reference: gyro plus a fixed pull to the accelerometer, τ = 2 s)"
         )
         print("   MeasurementSession.update  \(spread(sessionTimes))   (incl. result at the end)")
+        print("   … with the thigh sensor    \(spread(twoSensorTimes))   (both filters, incl. result at the end)")
+        // A tick at 200 Hz is one sample: its share of a core is the time per sample times 200.
+        func share(_ times: [Double]) -> String {
+            let median = times.sorted()[times.count / 2]
+            return "\(f(median * 200 / 1e9 * 100)) %"
+        }
+        print(
+            "   session's share of a core at 200 Hz: one sensor \(share(sessionTimes)), with the thigh sensor "
+                + "\(share(twoSensorTimes))   (target < 2 %)")
         if sink.isNaN { print("") }
     }
 
@@ -164,13 +241,14 @@ enum FusionBench {
         return Double(time.tv_sec) * 1e9 + Double(time.tv_nsec)
     }
 
-    /// A 60 s simulated session at 200 Hz (five repetitions of the extension).
-    private static func longRecording() throws -> [InertialSample] {
+    /// A 60 s simulated session at 200 Hz (five repetitions of the extension), read by the shank's
+    /// sensor and by the thigh's (the same sample clock: the samples pair by index).
+    private static func longRecording() throws -> ([InertialSample], [InertialSample]) {
         let movement = KneeExtension(peakDegrees: 85, repetitions: 5)
-        let scenario = SimulationScenario(
-            motion: MotionModel(movement: .kneeExtension(movement)), errors: .noiseOnly, seed: 1)
-        let recording = try scenario.record(seconds: 60)
-        return recording.samples.map(InertialSample.init)
+        let motion = MotionModel(movement: .kneeExtension(movement), thighMovement: .small)
+        let shank = try SimulationScenario(motion: motion, errors: .noiseOnly, seed: 1).record(seconds: 60)
+        let thigh = try SimulationScenario(motion: motion.onThigh(), errors: .noiseOnly, seed: 2).record(seconds: 60)
+        return (shank.samples.map(InertialSample.init), thigh.samples.map(InertialSample.init))
     }
 
     private static func f(_ value: Double) -> String {
