@@ -3,9 +3,10 @@ import Sampling
 import Sensor
 
 /// One simulated measurement with a thigh sensor, with ground truth: the trial of
-/// ``AccuracyTrial`` with every error source (``ErrorSource/all``: datasheet errors, the thigh
-/// swaying and drifting, a loaded host), read from two sensors on one leg. The thigh's board is a
-/// second part with datasheet errors of its own, strapped alike (the same rotation on its segment
+/// ``AccuracyTrial`` with the errors of `source` (``ErrorSource/all``: datasheet errors and a
+/// loaded host; or ``ErrorSource/typicalPart``) and the thigh swaying and drifting
+/// (``ErrorSource/thighMotion``), read from two sensors on one leg. The thigh's board is a second
+/// part with errors of its own drawn alike, strapped alike (the same rotation on its segment
 /// as the shank's, ``MotionModel/onThigh(mounting:)``). Each board runs on its own sample clock;
 /// each tick drains both FIFOs and pairs their samples as the live runner does
 /// (``SensorPairAligner``). Calibrated, each sensor goes through the guided calibration's
@@ -13,11 +14,16 @@ import Sensor
 /// alike.
 public struct TwoSensorTrial: Sendable {
     public var seed: UInt64
+    public var source: ErrorSource
     public var calibrated: Bool
     public var measurementProtocol: MeasurementProtocol
 
-    public init(seed: UInt64, calibrated: Bool = true, measurementProtocol: MeasurementProtocol = .extension) {
+    public init(
+        seed: UInt64, source: ErrorSource = .all, calibrated: Bool = true,
+        measurementProtocol: MeasurementProtocol = .extension
+    ) {
         self.seed = seed
+        self.source = source
         self.calibrated = calibrated
         self.measurementProtocol = measurementProtocol
     }
@@ -26,13 +32,13 @@ public struct TwoSensorTrial: Sendable {
     /// inclination from the thigh's perpendicular.
     /// - Throws: `MPU6050Error` if a simulated driver fails (it should not).
     public func run() throws -> AccuracyTrial.Outcome {
-        let source = ErrorSource.all
         let shankTrial = AccuracyTrial(
             seed: seed, source: source, calibrated: calibrated, measurementProtocol: measurementProtocol)
         var random = SplitMix64(seed: seed &* 0x9E37_79B9 &+ 17)
         let errors = source.errors(seed: seed, random: &random)
         // Another part of the same make, warming alike.
-        var thighErrors = SensorErrorModel.datasheet(seed: seed ^ 0x7416_0000_0000)
+        var thighRandom = SplitMix64(seed: seed ^ 0x7416_0000_0000)
+        var thighErrors = source.errors(seed: seed ^ 0x7416_0000_0000, random: &thighRandom)
         thighErrors.temperature = errors.temperature
         let mounting = randomRotation(&random)
         var calibration: Calibration?, thighCalibration: Calibration?
@@ -54,7 +60,7 @@ public struct TwoSensorTrial: Sendable {
         }
         let rest = uniform(-5, 15, &random)
         let movement = AccuracyTrial.movement(measurementProtocol, rest: rest, random: &random)
-        let leg = MotionModel(movement: movement, mounting: mounting, thighMovement: source.thigh(random: &random))
+        let leg = MotionModel(movement: movement, mounting: mounting, thighMovement: ErrorSource.thighMotion.thigh(random: &random))
         var knee = leg
         knee.thighMovement = .none
         let shank = SimulationScenario(motion: leg, errors: errors, seed: seed)
@@ -66,7 +72,7 @@ public struct TwoSensorTrial: Sendable {
             thighCalibration: thighCalibration)
         var truths: [Double] = []
         let seconds = max(leg.durationSeconds, session.parameters.timeout + 1)
-        let lost = try Self.record(shank, thigh, seconds: seconds, random: &random) { pair, truthSeconds in
+        let lost = try Self.record(shank, thigh, seconds: seconds, load: source.load, random: &random) { pair, truthSeconds in
             guard !session.isFinished else { return false }
             session.update(InertialSample(pair.shank), thigh: InertialSample(pair.thigh))
             truths.append(truthSeconds.map { knee.state(atSeconds: $0).inclinationDegrees } ?? .nan)
@@ -85,12 +91,13 @@ public struct TwoSensorTrial: Sendable {
     }
 
     /// Reads both scenarios through the driver, each on a manual clock of its own that the host's
-    /// ticks (those of ``AccuracyTrial/HostLoad/loaded``) advance alike, pairs their samples and
+    /// ticks (with the timing of `load`) advance alike, pairs their samples and
     /// hands each pair, with the motion's instant of the shank's sample, to `body` until it
     /// returns false.
     /// - Returns: the shank samples lost to FIFO overflows.
     private static func record(
-        _ shank: SimulationScenario, _ thigh: SimulationScenario, seconds: Double, random: inout SplitMix64,
+        _ shank: SimulationScenario, _ thigh: SimulationScenario, seconds: Double, load: AccuracyTrial.HostLoad,
+        random: inout SplitMix64,
         _ body: (SensorPairAligner.Pair, Double?) -> Bool
     ) throws -> Int {
         let shankClock = ManualClock(), thighClock = ManualClock()
@@ -108,8 +115,13 @@ public struct TwoSensorTrial: Sendable {
         var covered = 0, lost = 0
         var going = true
         while going && covered < total {
-            let stalled = random.nextUnit() < 0.1
-            let wait = stalled ? uniform(0.2, 0.4, &random) : uniform(0.005, 0.1, &random)
+            let wait: Double
+            switch load {
+            case .idle: wait = 0.05
+            case .loaded:
+                let stalled = random.nextUnit() < 0.1
+                wait = stalled ? uniform(0.2, 0.4, &random) : uniform(0.005, 0.1, &random)
+            }
             shankClock.advance(by: wait)
             thighClock.advance(by: wait)
             let shankBatch = try shankSensor.readSamples(), thighBatch = try thighSensor.readSamples()

@@ -44,22 +44,27 @@ enum FusionBench {
         print("== fusion: knee angles with the thigh sensor, \(trials) simulated sessions per row (seeds 1…\(trials))")
         print("   (every error source on both sensors, each its own part and sample clock, FIFOs drained together and")
         print("    paired; the thigh swaying 0.5…1.5° and drifting 0.5…2°; boards strapped alike at a random rotation;")
-        print("    'cal.': both sensors through the guided calibration; truth: the knee's own angle)")
+        print("    'cal.': both sensors through the guided calibration; truth: the knee's own angle; then uncalibrated")
+        print("    with noise only, and a typical part on both sensors, idle host; the errors over the sessions")
+        print("    measured, those whose calibration was refused counted apart)")
         print(
-            "   protocol   cal.  |err| p50 / p95 / max:  knee_extension       knee_flexion         knee_arc"
-                + "          returned flagged")
-        for measurementProtocol in MeasurementProtocol.allCases {
-            for calibrated in [true, false] {
-                kneeRow(
-                    "\(pad(measurementProtocol.rawValue, 10)) \(calibrated ? "cal." : "raw ")",
-                    extraColumn: false
-                ) {
-                    try TwoSensorTrial(seed: $0, calibrated: calibrated, measurementProtocol: measurementProtocol).run()
-                }
+            "   protocol   cal. source                 |err| p50 / p95 / max: knee_extension      knee_flexion"
+                + "         knee_arc          returned flagged refused")
+        let rows: [(ErrorSource, MeasurementProtocol, Bool)] = [
+            (.all, .extension, true), (.all, .extension, false), (.all, .arc, true), (.all, .arc, false),
+            (.noise, .extension, false), (.noise, .arc, false), (.typicalPart, .extension, false),
+            (.typicalPart, .arc, false),
+        ]
+        for (source, measurementProtocol, calibrated) in rows {
+            let label = "\(pad(measurementProtocol.rawValue, 10)) \(calibrated ? "cal." : "raw ") \(pad(source.rawValue, 22))"
+            kneeRow(label, extraColumn: false) {
+                try TwoSensorTrial(
+                    seed: $0, source: source, calibrated: calibrated, measurementProtocol: measurementProtocol
+                ).run()
             }
         }
-        print("   one sensor, still thigh (arc, all but the thigh, cal.), with the range's |err| p50 / p95 / max:")
-        kneeRow("arc        cal. ", extraColumn: true) {
+        print("   one sensor, still thigh (truth 90° − the inclination), with the range's |err| p50 / p95 / max:")
+        kneeRow("arc        cal. \(pad(ErrorSource.allButThigh.rawValue, 22))", extraColumn: true) {
             try AccuracyTrial(seed: $0, source: .allButThigh, calibrated: true, measurementProtocol: .arc).run()
         }
         print("   targets: with the thigh sensor, calibrated p95 ≤ 1.0°, max ≤ 1.5°; uncalibrated p95 ≤ 2.0°;")
@@ -78,12 +83,15 @@ enum FusionBench {
                     throw TrialFailure(seed: seed, error: error)
                 }
             }
-            let s = AccuracySummary(outcomes)
+            let refused = outcomes.filter { $0.calibrationRefusal != nil }.count
+            var s = AccuracySummary(outcomes.filter { $0.calibrationRefusal == nil })
+            s.calibrationRefused = refused
             func triple(_ p: ErrorPercentiles) -> String { "\(f(p.median)) \(f(p.p95)) \(f(p.maximum))" }
             let range = extraColumn ? "  range \(f(s.rangeErrorMedian)) \(f(s.rangeError95)) \(f(s.rangeErrorMaximum))" : ""
             print(
-                "   \(label)                          \(triple(s.kneeExtensionError))  \(triple(s.kneeFlexionError))  "
-                    + "\(triple(s.kneeArcError))  \(pad("\(s.returned)/\(s.trials)", 8)) \(s.flagged)\(range)")
+                "   \(label)    \(triple(s.kneeExtensionError))  \(triple(s.kneeFlexionError))  "
+                    + "\(triple(s.kneeArcError))  \(pad("\(s.returned)/\(s.trials)", 8)) \(pad("\(s.flagged)", 7)) "
+                    + "\(s.calibrationRefused)\(range)")
         } catch {
             print("   \(label): simulation failed: \(error)")
         }
@@ -223,10 +231,10 @@ enum FusionBench {
         )
         print("   MeasurementSession.update  \(spread(sessionTimes))   (incl. result at the end)")
         print("   … with the thigh sensor    \(spread(twoSensorTimes))   (both filters, incl. result at the end)")
-        // A tick at 200 Hz is one sample: its share of a core is the time per sample times 200.
+        // At 200 Hz a second holds 200 samples: the share of a core is the time per sample times 200.
         func share(_ times: [Double]) -> String {
-            let median = times.sorted()[times.count / 2]
-            return "\(f(median * 200 / 1e9 * 100)) %"
+            let percent = times.sorted()[times.count / 2] * 200 / 1e9 * 100
+            return "\((percent * 10_000).rounded() / 10_000) %"
         }
         print(
             "   session's share of a core at 200 Hz: one sensor \(share(sessionTimes)), with the thigh sensor "

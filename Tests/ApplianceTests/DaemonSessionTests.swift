@@ -33,7 +33,7 @@ struct DaemonSessionTests {
         #expect(
             values.map(\.kind) == [
                 "range", "start", "finish", "minimum", "maximum", "knee_extension", "knee_flexion", "knee_arc", "limb",
-                "protocol",
+                "protocol", "knee_source",
             ])
         // Seated: knee flexion = 90° − inclination, so the most extended 74° is a 16° lag.
         #expect(values.prefix(8).map(\.numberValue) == [73, 2, 3, 1, 74, 16, 89, 73])
