@@ -60,7 +60,8 @@ public struct TwoSensorTrial: Sendable {
         }
         let rest = uniform(-5, 15, &random)
         let movement = AccuracyTrial.movement(measurementProtocol, rest: rest, random: &random)
-        let leg = MotionModel(movement: movement, mounting: mounting, thighMovement: ErrorSource.thighMotion.thigh(random: &random))
+        let leg = MotionModel(
+            movement: movement, mounting: mounting, thighMovement: ErrorSource.thighMotion.thigh(random: &random))
         var knee = leg
         knee.thighMovement = .none
         let shank = SimulationScenario(motion: leg, errors: errors, seed: seed)
@@ -72,7 +73,8 @@ public struct TwoSensorTrial: Sendable {
             thighCalibration: thighCalibration)
         var truths: [Double] = []
         let seconds = max(leg.durationSeconds, session.parameters.timeout + 1)
-        let lost = try Self.record(shank, thigh, seconds: seconds, load: source.load, random: &random) { pair, truthSeconds in
+        let lost = try Self.record(shank, thigh, seconds: seconds, load: source.load, random: &random) {
+            pair, truthSeconds in
             guard !session.isFinished else { return false }
             session.update(InertialSample(pair.shank), thigh: InertialSample(pair.thigh))
             truths.append(truthSeconds.map { knee.state(atSeconds: $0).inclinationDegrees } ?? .nan)

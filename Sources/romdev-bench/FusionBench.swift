@@ -56,7 +56,8 @@ enum FusionBench {
             (.typicalPart, .arc, false),
         ]
         for (source, measurementProtocol, calibrated) in rows {
-            let label = "\(pad(measurementProtocol.rawValue, 10)) \(calibrated ? "cal." : "raw ") \(pad(source.rawValue, 22))"
+            let label =
+                "\(pad(measurementProtocol.rawValue, 10)) \(calibrated ? "cal." : "raw ") \(pad(source.rawValue, 22))"
             kneeRow(label, extraColumn: false) {
                 try TwoSensorTrial(
                     seed: $0, source: source, calibrated: calibrated, measurementProtocol: measurementProtocol
@@ -87,7 +88,8 @@ enum FusionBench {
             var s = AccuracySummary(outcomes.filter { $0.calibrationRefusal == nil })
             s.calibrationRefused = refused
             func triple(_ p: ErrorPercentiles) -> String { "\(f(p.median)) \(f(p.p95)) \(f(p.maximum))" }
-            let range = extraColumn ? "  range \(f(s.rangeErrorMedian)) \(f(s.rangeError95)) \(f(s.rangeErrorMaximum))" : ""
+            let range =
+                extraColumn ? "  range \(f(s.rangeErrorMedian)) \(f(s.rangeError95)) \(f(s.rangeErrorMaximum))" : ""
             print(
                 "   \(label)    \(triple(s.kneeExtensionError))  \(triple(s.kneeFlexionError))  "
                     + "\(triple(s.kneeArcError))  \(pad("\(s.returned)/\(s.trials)", 8)) \(pad("\(s.flagged)", 7)) "

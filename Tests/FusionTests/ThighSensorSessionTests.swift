@@ -39,7 +39,8 @@ struct ThighSensorSessionTests {
     {
         let leg = leg(Self.arc(peak: 80, flexion: -35), seed: seed)
         let parameters = SessionParameters(measurementProtocol: measurementProtocol)
-        let session = measure(leg.samples(), parameters: parameters, calibration: Calibration(mounting: leg.trueMounting))
+        let session = measure(
+            leg.samples(), parameters: parameters, calibration: Calibration(mounting: leg.trueMounting))
         let result = try #require(session.result())
         let truth = truth(leg, session)
         #expect(session.phase == .finished(.returned))

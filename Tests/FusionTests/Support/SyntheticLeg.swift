@@ -38,7 +38,8 @@ struct SyntheticLeg {
 
     /// The knee's axis, oriented so that extension is positive, in both sensors' frames.
     var trueHingeAxes: HingeAxes {
-        HingeAxes(thigh: (-Vector3.unitY).rotated(by: thighMounting), shank: (-Vector3.unitY).rotated(by: shankMounting))
+        HingeAxes(
+            thigh: (-Vector3.unitY).rotated(by: thighMounting), shank: (-Vector3.unitY).rotated(by: shankMounting))
     }
 
     /// The true knee flexion at `time`, degrees.

@@ -67,8 +67,10 @@ struct ReplayCommandTests {
         func knee(_ t: Double) -> Double { eased(t, [(2.5, 0), (4, 75), (5, 75), (6.5, 0)]) }
         func thigh(_ t: Double) -> Double { eased(t, [(2.5, 0), (6.5, 6)]) }
         func rate(_ f: (Double) -> Double, _ t: Double) -> Double { (f(t + 1e-4) - f(t - 1e-4)) / 2e-4 }
-        var lines = ["time_s,accel_x_g,accel_y_g,accel_z_g,gyro_x_dps,gyro_y_dps,gyro_z_dps,temp_c,"
-            + "thigh_accel_x_g,thigh_accel_y_g,thigh_accel_z_g,thigh_gyro_x_dps,thigh_gyro_y_dps,thigh_gyro_z_dps"]
+        var lines = [
+            "time_s,accel_x_g,accel_y_g,accel_z_g,gyro_x_dps,gyro_y_dps,gyro_z_dps,temp_c,"
+                + "thigh_accel_x_g,thigh_accel_y_g,thigh_accel_z_g,thigh_gyro_x_dps,thigh_gyro_y_dps,thigh_gyro_z_dps"
+        ]
         for i in 0..<1050 {
             let t = Double(i) / 100
             let shank = (knee(t) + thigh(t)) * Double.pi / 180, pitch = thigh(t) * Double.pi / 180
@@ -105,7 +107,9 @@ struct ReplayCommandTests {
         #expect(abs(knee[1040] - 90) < 1)
 
         // The same shank without its thigh carries the thigh's 6°.
-        let shankOnly = Self.twoSensorCSV().split(separator: "\n").map { $0.split(separator: ",").prefix(8).joined(separator: ",") }
+        let shankOnly = Self.twoSensorCSV().split(separator: "\n").map {
+            $0.split(separator: ",").prefix(8).joined(separator: ",")
+        }
         let oneFile = try write(shankOnly.joined(separator: "\n") + "\n", "shank.csv", in: romdev)
         let one = try #require(
             try JSONSerialization.jsonObject(with: Data(try romdev.run(["replay", oneFile, "--json"]).utf8))
