@@ -30,15 +30,18 @@ public struct AccuracyTrial: Sendable {
     public var source: ErrorSource
     public var calibrated: Bool
     public var measurementProtocol: MeasurementProtocol
+    /// Whether a thigh sensor is fitted too (see ``runWithThighSensor()``).
+    public var thighSensor: Bool
 
     public init(
         seed: UInt64, source: ErrorSource = .all, calibrated: Bool = true,
-        measurementProtocol: MeasurementProtocol = .extension
+        measurementProtocol: MeasurementProtocol = .extension, thighSensor: Bool = false
     ) {
         self.seed = seed
         self.source = source
         self.calibrated = calibrated
         self.measurementProtocol = measurementProtocol
+        self.thighSensor = thighSensor
     }
 
     /// What came out, against the truth.
@@ -68,6 +71,7 @@ public struct AccuracyTrial: Sendable {
     /// Runs the trial.
     /// - Throws: `MPU6050Error` if the simulated driver fails (it should not).
     public func run() throws -> Outcome {
+        if thighSensor { return try runWithThighSensor() }
         var random = SplitMix64(seed: seed &* 0x9E37_79B9 &+ 17)
         let errors = source.errors(seed: seed, random: &random)
         let mounting = randomRotation(&random)

@@ -59,8 +59,9 @@ enum FusionBench {
             let label =
                 "\(pad(measurementProtocol.rawValue, 10)) \(calibrated ? "cal." : "raw ") \(pad(source.rawValue, 22))"
             kneeRow(label, extraColumn: false) {
-                try TwoSensorTrial(
-                    seed: $0, source: source, calibrated: calibrated, measurementProtocol: measurementProtocol
+                try AccuracyTrial(
+                    seed: $0, source: source, calibrated: calibrated, measurementProtocol: measurementProtocol,
+                    thighSensor: true
                 ).run()
             }
         }
@@ -180,6 +181,17 @@ enum FusionBench {
         }
         var filterTimes: [Double] = [], complementaryTimes: [Double] = [], sessionTimes: [Double] = []
         var twoSensorTimes: [Double] = []
+        // The whole session, without or with the thigh sensor's samples.
+        func sessions(thigh: [InertialSample]?) {
+            for _ in 0..<repetitions {
+                var parameters = SessionParameters()
+                parameters.timeout = .infinity
+                var session = MeasurementSession(parameters: parameters)
+                for (index, sample) in samples.enumerated() { session.update(sample, thigh: thigh?[index]) }
+                session.stop()
+                sink += session.result()?.range ?? 0
+            }
+        }
         for _ in 0..<rounds {
             filterTimes.append(
                 perSample {
@@ -197,28 +209,8 @@ enum FusionBench {
                         sink += filter.gravity.x
                     }
                 })
-            sessionTimes.append(
-                perSample {
-                    for _ in 0..<repetitions {
-                        var parameters = SessionParameters()
-                        parameters.timeout = .infinity
-                        var session = MeasurementSession(parameters: parameters)
-                        for sample in samples { session.update(sample) }
-                        session.stop()
-                        sink += session.result()?.range ?? 0
-                    }
-                })
-            twoSensorTimes.append(
-                perSample {
-                    for _ in 0..<repetitions {
-                        var parameters = SessionParameters()
-                        parameters.timeout = .infinity
-                        var session = MeasurementSession(parameters: parameters)
-                        for (sample, thigh) in zip(samples, thighSamples) { session.update(sample, thigh: thigh) }
-                        session.stop()
-                        sink += session.result()?.range ?? 0
-                    }
-                })
+            sessionTimes.append(perSample { sessions(thigh: nil) })
+            twoSensorTimes.append(perSample { sessions(thigh: thighSamples) })
         }
         func spread(_ times: [Double]) -> String {
             let sorted = times.sorted()

@@ -94,7 +94,9 @@ struct AccuracyTests {
         measurementProtocol: MeasurementProtocol, calibrated: Bool
     ) throws {
         let outcomes = try (1...UInt64(4)).map {
-            try TwoSensorTrial(seed: $0, calibrated: calibrated, measurementProtocol: measurementProtocol).run()
+            try AccuracyTrial(
+                seed: $0, calibrated: calibrated, measurementProtocol: measurementProtocol, thighSensor: true
+            ).run()
         }
         let summary = AccuracySummary(outcomes)
         #expect(summary.returned == 4)

@@ -2,38 +2,19 @@ import Fusion
 import Sampling
 import Sensor
 
-/// One simulated measurement with a thigh sensor, with ground truth: the trial of
-/// ``AccuracyTrial`` with the errors of `source` (``ErrorSource/all``: datasheet errors and a
-/// loaded host; or ``ErrorSource/typicalPart``) and the thigh swaying and drifting
-/// (``ErrorSource/thighMotion``), read from two sensors on one leg. The thigh's board is a second
-/// part with errors of its own drawn alike, strapped alike (the same rotation on its segment
-/// as the shank's, ``MotionModel/onThigh(mounting:)``). Each board runs on its own sample clock;
-/// each tick drains both FIFOs and pairs their samples as the live runner does
-/// (``SensorPairAligner``). Calibrated, each sensor goes through the guided calibration's
-/// procedure and the session gets both corrections; the hinge axes are those of boards strapped
-/// alike.
-public struct TwoSensorTrial: Sendable {
-    public var seed: UInt64
-    public var source: ErrorSource
-    public var calibrated: Bool
-    public var measurementProtocol: MeasurementProtocol
-
-    public init(
-        seed: UInt64, source: ErrorSource = .all, calibrated: Bool = true,
-        measurementProtocol: MeasurementProtocol = .extension
-    ) {
-        self.seed = seed
-        self.source = source
-        self.calibrated = calibrated
-        self.measurementProtocol = measurementProtocol
-    }
-
-    /// Runs the trial. The outcome's knee angles are the knee's own: 90° minus the shank's
+extension AccuracyTrial {
+    /// The trial with a thigh sensor, with ground truth: the errors of ``source`` (``ErrorSource/all``:
+    /// datasheet errors and a loaded host; or another source) and, whatever the source, the thigh
+    /// swaying and drifting (``ErrorSource/thighMotion``), read from two sensors on one leg. The
+    /// thigh's board is a second part with errors of its own drawn alike, strapped alike (the same
+    /// rotation on its segment as the shank's, ``MotionModel/onThigh(mounting:)``). Each board runs
+    /// on its own sample clock; each tick drains both FIFOs and pairs their samples as the live
+    /// runner does (``SensorPairAligner``). Calibrated, each sensor goes through the guided
+    /// calibration's procedure and the session gets both corrections; the hinge axes are those of
+    /// boards strapped alike. The outcome's knee angles are the knee's own: 90° minus the shank's
     /// inclination from the thigh's perpendicular.
     /// - Throws: `MPU6050Error` if a simulated driver fails (it should not).
-    public func run() throws -> AccuracyTrial.Outcome {
-        let shankTrial = AccuracyTrial(
-            seed: seed, source: source, calibrated: calibrated, measurementProtocol: measurementProtocol)
+    func runWithThighSensor() throws -> Outcome {
         var random = SplitMix64(seed: seed &* 0x9E37_79B9 &+ 17)
         let errors = source.errors(seed: seed, random: &random)
         // Another part of the same make, warming alike.
@@ -44,22 +25,22 @@ public struct TwoSensorTrial: Sendable {
         var calibration: Calibration?, thighCalibration: Calibration?
         if calibrated {
             do {
-                calibration = try shankTrial.calibrate(
+                calibration = try calibrate(
                     errors: errors, mounting: mounting, load: source.load, random: &random)
-                var thigh = try shankTrial.calibrate(
+                var thigh = try calibrate(
                     errors: thighErrors, mounting: mounting, load: source.load, random: &random)
                 // Its strapped pose and swing were the shank's procedure; only the sensor's
                 // correction is the thigh's.
                 thigh.mounting = nil
                 thighCalibration = thigh
             } catch let refusal as CalibrationError {
-                return AccuracyTrial.Outcome(
+                return Outcome(
                     trueRange: .nan, calibrationRefusal: refusal, motionSquaredError: 0, motionSamples: 0,
                     samples: 0, lostSamples: 0)
             }
         }
         let rest = uniform(-5, 15, &random)
-        let movement = AccuracyTrial.movement(measurementProtocol, rest: rest, random: &random)
+        let movement = Self.movement(measurementProtocol, rest: rest, random: &random)
         let leg = MotionModel(
             movement: movement, mounting: mounting, thighMovement: ErrorSource.thighMotion.thigh(random: &random))
         var knee = leg
@@ -73,7 +54,7 @@ public struct TwoSensorTrial: Sendable {
             thighCalibration: thighCalibration)
         var truths: [Double] = []
         let seconds = max(leg.durationSeconds, session.parameters.timeout + 1)
-        let lost = try Self.record(shank, thigh, seconds: seconds, load: source.load, random: &random) {
+        let lost = try Self.recordPairs(shank, thigh, seconds: seconds, load: source.load, random: &random) {
             pair, truthSeconds in
             guard !session.isFinished else { return false }
             session.update(InertialSample(pair.shank), thigh: InertialSample(pair.thigh))
@@ -84,7 +65,7 @@ public struct TwoSensorTrial: Sendable {
         let seen = truths.filter(\.isFinite)
         var endReason: MeasurementSession.EndReason?
         if case .finished(let reason) = session.phase { endReason = reason }
-        return AccuracyTrial.Outcome(
+        return Outcome(
             trueRange: (seen.max() ?? 0) - (seen.min() ?? 0),
             trueKneeExtension: KneeAngle.flexion(shankInclination: seen.max() ?? .nan),
             trueKneeFlexion: KneeAngle.flexion(shankInclination: seen.min() ?? .nan), result: session.result(),
@@ -97,8 +78,8 @@ public struct TwoSensorTrial: Sendable {
     /// hands each pair, with the motion's instant of the shank's sample, to `body` until it
     /// returns false.
     /// - Returns: the shank samples lost to FIFO overflows.
-    private static func record(
-        _ shank: SimulationScenario, _ thigh: SimulationScenario, seconds: Double, load: AccuracyTrial.HostLoad,
+    private static func recordPairs(
+        _ shank: SimulationScenario, _ thigh: SimulationScenario, seconds: Double, load: HostLoad,
         random: inout SplitMix64,
         _ body: (SensorPairAligner.Pair, Double?) -> Bool
     ) throws -> Int {
