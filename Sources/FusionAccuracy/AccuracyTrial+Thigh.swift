@@ -34,9 +34,7 @@ extension AccuracyTrial {
                 thigh.mounting = nil
                 thighCalibration = thigh
             } catch let refusal as CalibrationError {
-                return Outcome(
-                    trueRange: .nan, calibrationRefusal: refusal, motionSquaredError: 0, motionSamples: 0,
-                    samples: 0, lostSamples: 0)
+                return .refused(refusal)
             }
         }
         let rest = uniform(-5, 15, &random)

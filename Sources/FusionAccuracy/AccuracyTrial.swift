@@ -66,6 +66,13 @@ public struct AccuracyTrial: Sendable {
         public var motionSamples: Int
         public var samples: Int
         public var lostSamples: Int
+
+        /// A trial whose guided calibration refused the simulated procedure: no measurement.
+        static func refused(_ refusal: CalibrationError) -> Outcome {
+            Outcome(
+                trueRange: .nan, calibrationRefusal: refusal, motionSquaredError: 0, motionSamples: 0, samples: 0,
+                lostSamples: 0)
+        }
     }
 
     /// Runs the trial.
@@ -81,9 +88,7 @@ public struct AccuracyTrial: Sendable {
             do {
                 calibration = try calibrate(errors: errors, mounting: mounting, load: load, random: &random)
             } catch let refusal as CalibrationError {
-                return Outcome(
-                    trueRange: .nan, calibrationRefusal: refusal, motionSquaredError: 0, motionSamples: 0,
-                    samples: 0, lostSamples: 0)
+                return .refused(refusal)
             }
         }
         let rest = uniform(-5, 15, &random)
