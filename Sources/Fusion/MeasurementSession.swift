@@ -352,14 +352,15 @@ public struct MeasurementSession: Sendable {
         let leg = legMounting
         if thighFilter != nil, leg == nil { return nil }
         let points = trace[startIndex...]
+        let shankRegion = calibration == nil ? startGravity : nil
+        let thighRegion = leg != nil && thighCalibration == nil ? thighStartGravity : nil
         var angles = RestAnchoredAngles(
             points: points, geometry: AngleGeometry(shank: mounting, leg: leg),
             minimumStillSeconds: parameters.stillAnchorSeconds,
-            anchorRegion: calibration == nil
-                ? RestAnchoredAngles.AnchorRegion(
-                    shank: startGravity, thigh: leg == nil ? nil : thighStartGravity,
-                    cosine: cosineOfReturnTolerance)
-                : nil)
+            anchorRegion: shankRegion == nil && thighRegion == nil
+                ? nil
+                : RestAnchoredAngles.AnchorRegion(
+                    shank: shankRegion, thigh: thighRegion, cosine: cosineOfReturnTolerance))
         // Without a mounting the start pose defines 0, unless two boards strapped alike measure
         // the knee itself.
         if knownMounting == nil, leg == nil || hingeAxes != nil, let start = angles.values.first {

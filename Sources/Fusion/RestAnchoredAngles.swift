@@ -29,10 +29,12 @@ struct RestAnchoredAngles {
     static let averagingHalfWidth = 0.25
 
     /// The poses near the start where an uncalibrated accelerometer's offsets tilt it as at the
-    /// start: each sensor's start direction (unit) and the cosine of the cone's half-angle.
+    /// start: each uncalibrated sensor's start direction (unit) and the cosine of the cone's
+    /// half-angle.
     struct AnchorRegion {
-        var shank: Vector3
-        /// The thigh sensor's, when the angle uses it.
+        /// The shank sensor's, when it is uncalibrated.
+        var shank: Vector3?
+        /// The thigh sensor's, when the angle uses it and it is uncalibrated.
         var thigh: Vector3?
         var cosine: Double
     }
@@ -72,7 +74,7 @@ struct RestAnchoredAngles {
                 return direction.dot(axis) >= anchorRegion.cosine
             }
             let count = anchor.run.count
-            return within(anchor.prefix[count], anchorRegion.shank)
+            return anchorRegion.shank.map { within(anchor.prefix[count], $0) } ?? true
                 && anchorRegion.thigh.map { within(anchor.thighPrefix[count], $0) } ?? true
         }
         guard !anchors.isEmpty else {
