@@ -65,7 +65,7 @@ public struct RangeOfMotionProcedure: SampledProcedure {
     public var isFinished: Bool { session.isFinished }
 
     public mutating func take(_ sample: InertialSample, thigh: InertialSample?) throws(MeasurementError) {
-        session.update(sample)
+        session.update(sample, thigh: thigh)
         if firstTime == nil { firstTime = sample.time }
         lastTime = sample.time
     }

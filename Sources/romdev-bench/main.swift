@@ -1,5 +1,6 @@
 // `make bench`: prints figures for the care store, the sensor driver, the sampling loop, fusion and
 // the daemon.
+// `romdev-bench --thigh`: only the knee angles with the thigh sensor and the fusion costs.
 // `make bench-broad`: `romdev-bench broad DIR` scores the BROAD traces in DIR.
 import Foundation
 
@@ -16,6 +17,11 @@ if let at = CommandLine.arguments.firstIndex(of: SamplingBench.allocationProbeOp
 }
 if CommandLine.arguments.contains(FusionBench.onlyOption) {
     FusionBench.run()
+    exit(0)
+}
+if CommandLine.arguments.contains(FusionBench.thighOption) {
+    FusionBench.thighSensor()
+    FusionBench.cost()
     exit(0)
 }
 if CommandLine.arguments.contains(DaemonBench.onlyOption) {

@@ -33,12 +33,12 @@ struct DaemonSessionTests {
         #expect(
             values.map(\.kind) == [
                 "range", "start", "finish", "minimum", "maximum", "knee_extension", "knee_flexion", "knee_arc", "limb",
-                "protocol",
+                "protocol", "knee_source",
             ])
         // Seated: knee flexion = 90° − inclination, so the most extended 74° is a 16° lag.
         #expect(values.prefix(8).map(\.numberValue) == [73, 2, 3, 1, 74, 16, 89, 73])
         #expect(values.prefix(8).allSatisfy { $0.units == "deg" })
-        #expect(values.suffix(2).map(\.value) == [.text("left"), .text("extension")])
+        #expect(values.suffix(3).map(\.value) == [.text("left"), .text("extension"), .text("seated-assumption")])
         // Reminder at 09:00, then hold still (press at 09:00:10), go (+2 s), done (+10 s).
         let chimes = harness.outcomesAtChimeStarts
         #expect(chimes.count == 4)

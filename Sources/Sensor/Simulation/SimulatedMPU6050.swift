@@ -63,9 +63,14 @@ public final class SimulatedMPU6050: I2CBus {
     /// inclination (degrees from vertical) at the instant that sample was taken, or nil before
     /// the FIFO was started.
     public func truthInclinationDegrees(forSampleIndex index: Int) -> Double? {
+        truthSeconds(forSampleIndex: index).map { scenario.motion.state(atSeconds: $0).inclinationDegrees }
+    }
+
+    /// The instant (seconds of the scenario's motion) at which the sample the driver delivers
+    /// with `index` in FIFO mode was taken, or nil before the FIFO was started.
+    public func truthSeconds(forSampleIndex index: Int) -> Double? {
         guard samplingOrigin != nil, fifoOriginSample != nil else { return nil }
-        let t = Double(index + 1) * samplePeriodSeconds
-        return scenario.motion.state(atSeconds: t).inclinationDegrees
+        return Double(index + 1) * samplePeriodSeconds
     }
 
     // MARK: - I2CBus
