@@ -19,6 +19,9 @@ public final class SimulatedMPU6050: I2CBus {
     public let clock: any MonotonicClock
     /// Traffic so far (successful transfers).
     public private(set) var statistics = BusStatistics()
+    /// The leg this board shares with another (the shank's and the thigh's boards), or nil for a
+    /// board on its own.
+    let legTime: SimulatedLegTime?
 
     let startTime: Double
     var registers = [UInt8](repeating: 0, count: 128)
@@ -39,12 +42,17 @@ public final class SimulatedMPU6050: I2CBus {
     /// - Parameters:
     ///   - clock: The simulated time source; `ManualClock` for faster than real time.
     ///   - devicePath: The name errors use.
+    ///   - legTime: Shared with the other board on the same leg, so that both read the leg at the
+    ///     host instant they sample; nil for a board on its own, whose scenario time is its own
+    ///     stream's.
     public init(
-        scenario: SimulationScenario, clock: any MonotonicClock, devicePath: String = "simulated-i2c"
+        scenario: SimulationScenario, clock: any MonotonicClock, devicePath: String = "simulated-i2c",
+        legTime: SimulatedLegTime? = nil
     ) {
         self.scenario = scenario
         self.clock = clock
         self.devicePath = devicePath
+        self.legTime = legTime
         startTime = clock.now
         resetRegisters()
     }
