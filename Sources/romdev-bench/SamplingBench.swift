@@ -47,7 +47,7 @@ enum SamplingBench {
             var session = MeasurementSession()
             for _ in 0..<total {
                 clock.advance(by: 0.05)
-                try ticker.tick { session.update(InertialSample($0)) }
+                try ticker.tick { shank, _ in session.update(InertialSample(shank)) }
             }
             print(
                 "ticks \(ticker.statistics.ticks), samples \(ticker.statistics.samples), lost \(ticker.statistics.lostSamples)"
