@@ -323,11 +323,11 @@ struct DaemonSimulatedSensorTests {
     ) -> SensorProcedureStarter {
         SensorProcedureStarter(
             configuration: .standard, calibration: nil, pacing: .sensorClock, saveCalibration: { _ in },
-            openSensor: { () throws(MPU6050Error) -> MPU6050 in
+            openSensor: { () throws(MPU6050Error) -> LegSensors in
                 let clock = ManualClock()
                 let device = SimulatedMPU6050(scenario: scenario, clock: clock)
                 if let fault { device.inject(fault) }
-                return try MPU6050(bus: device, clock: clock)
+                return LegSensors(shank: try MPU6050(bus: device, clock: clock), thigh: nil)
             })
     }
 
@@ -361,6 +361,47 @@ struct DaemonSimulatedSensorTests {
         #expect(abs(arc - 105) < 5, "arc \(arc)")
         #expect(abs(flexion - 125) < 5, "flexion \(flexion)")
         #expect(harness.output.messages.contains { $0.hasPrefix("go: slide the foot back under the chair") })
+    }
+
+    /// Opens both boards of the leg on one simulated adapter, or the shank's alone while the
+    /// thigh's is configured.
+    private func legSensors(thighFitted: Bool) -> SensorProcedureStarter.OpenSensor {
+        { () throws(MPU6050Error) -> LegSensors in
+            let clock = ManualClock()
+            let adapter = SimulatedI2CAdapter(
+                scenario: .kneeExtension(seed: 7, peakDegrees: 70), fittingThigh: thighFitted, clock: clock)
+            return LegSensors(
+                shank: try MPU6050(bus: adapter.open(), clock: clock),
+                thigh: try MPU6050(bus: adapter.open(), address: MPU6050.alternateAddress, clock: clock))
+        }
+    }
+
+    private func legStarter(thighFitted: Bool) -> SensorProcedureStarter {
+        SensorProcedureStarter(
+            configuration: .standard, calibration: nil, pacing: .sensorClock, saveCalibration: { _ in },
+            openSensor: legSensors(thighFitted: thighFitted))
+    }
+
+    @Test func measuresWithTheThighSensorToo() throws {
+        let harness = try DaemonHarness(
+            start: { $0.local(2026, 6, 8, 9, 30) }, planStart: { $0.local(2026, 6, 2) },
+            presses: [ScriptedPress(atSeconds: 5)])
+        harness.starter = legStarter(thighFitted: true)
+        harness.exitAfter = 1
+        try harness.run(until: harness.local(2026, 6, 9))
+        let outcome = try #require(try harness.rangeOfMotionOutcomes().first)
+        let range = try #require(outcome.outcome.value(ofKind: "range")?.numberValue)
+        #expect(abs(range - 65) < 5, "range \(range)")
+    }
+
+    @Test func aConfiguredThighSensorThatDoesNotAnswerRefusesTheMeasurementNamingItsAddress() {
+        let missing = MPU6050Error.bus(
+            I2CError(.read(count: 1), devicePath: "simulated-i2c", address: 0x69, register: 0x75, errno: .remoteIO))
+        #expect(throws: missing) { try legStarter(thighFitted: false).startMeasurement(.extension) }
+        #expect(throws: missing) {
+            try SensorIdentityProbe(location: "test", openSensor: legSensors(thighFitted: false)).check()
+        }
+        #expect(missing.description.contains("from 0x69 on simulated-i2c"))
     }
 
     @Test func sensorUnpluggedMidSessionStoresNothing() throws {

@@ -79,7 +79,7 @@ struct CalibrateAction: CommandAction, Equatable {
     var store: StoreOptions
 
     func run(in context: CommandContext) throws {
-        if replayPath == nil, case .hardware = source,
+        if replayPath == nil, case .hardware = source.device,
             let reply = try DaemonControl(environment: context.environment).forward(
                 .calibrate, doing: "could not calibrate the sensor")
         {
@@ -113,13 +113,13 @@ struct CalibrateAction: CommandAction, Equatable {
     ///   refuses (the device moved, a step timed out, an implausible fit).
     func calibrateSensor(clock sensorClock: (any MonotonicClock)?, output: PromptOutput) throws -> Calibration {
         let clock = sensorClock ?? SystemClock()
-        let sensor = try source.openConfiguredSensor(clock: clock).sensor
+        let sensors = try source.openConfiguredSensors(clock: clock).sensors
         var parameters = GuidedCalibration.Parameters()
         parameters.biasSeconds = biasSeconds
         let seconds = biasSeconds
         do {
             return try CalibrationRun(
-                sensor: sensor, parameters: parameters,
+                sensor: sensors.shank, thigh: sensors.thigh, parameters: parameters,
                 pacing: sensorClock == nil ? .dispatchTimer : .sleeping(clock),
                 onStep: { step in output.line(Self.prompt(for: step, biasSeconds: seconds)) }
             ).run()
