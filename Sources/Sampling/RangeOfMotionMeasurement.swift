@@ -27,14 +27,16 @@ extension GuidedProcedureRunner where Procedure == RangeOfMotionProcedure {
     ///     the session finished).
     public convenience init(
         sensor: MPU6050, thigh: MPU6050? = nil, calibration: Calibration?,
-        parameters: SessionParameters = SessionParameters(), fusion: FusionParameters = FusionParameters(), tickSeconds: Double = 0.05,
+        parameters: SessionParameters = SessionParameters(), fusion: FusionParameters = FusionParameters(),
+        tickSeconds: Double = 0.05,
         pacing: SamplingLoop.Pacing = .dispatchTimer,
         onProgress: @escaping @Sendable (MeasurementSession.Phase) -> Void = { _ in }
     ) {
         self.init(
             RangeOfMotionProcedure(
                 session: MeasurementSession(parameters: parameters, fusion: fusion, calibration: calibration)),
-            sensor: sensor, thigh: thigh, tickSeconds: tickSeconds, pacing: pacing, label: "romdev.measurement", onStep: onProgress)
+            sensor: sensor, thigh: thigh, tickSeconds: tickSeconds, pacing: pacing, label: "romdev.measurement",
+            onStep: onProgress)
     }
 }
 

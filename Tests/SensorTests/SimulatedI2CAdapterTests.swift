@@ -10,8 +10,9 @@ import Testing
 
     @Test func answersAt0x69OnlyWithTheThighBoardFitted() throws {
         let alone = SimulatedI2CAdapter(scenario: .kneeExtension(seed: 2), fittingThigh: false, clock: clock)
-        #expect(throws: MPU6050Error.bus(
-            I2CError(.read(count: 1), devicePath: "simulated-i2c", address: 0x69, register: 0x75, errno: .remoteIO))
+        #expect(
+            throws: MPU6050Error.bus(
+                I2CError(.read(count: 1), devicePath: "simulated-i2c", address: 0x69, register: 0x75, errno: .remoteIO))
         ) {
             try MPU6050(bus: alone.open(), address: 0x69, clock: clock).identify()
         }

@@ -201,9 +201,10 @@ struct SensorCheckup {
         }
         func fail(_ detail: String, hint: String?) -> [DoctorCheck] {
             checks.append(DoctorCheck(name: Self.busNames[checks.count], status: .fail, detail: detail, hint: hint))
-            return checks + Self.busNames.dropFirst(checks.count).map {
-                DoctorCheck(name: $0, status: .skip, detail: "not checked after the failure above")
-            } + skipSensors(from: .shank)
+            return checks
+                + Self.busNames.dropFirst(checks.count).map {
+                    DoctorCheck(name: $0, status: .skip, detail: "not checked after the failure above")
+                } + skipSensors(from: .shank)
         }
 
         let opened: OpenedSensorBus

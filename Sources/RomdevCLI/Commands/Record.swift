@@ -101,21 +101,20 @@ public struct RecordAction: CommandAction, Equatable {
                     written += 1
                 }
                 lost = ticker.statistics.lostSamples + ticker.statistics.thighLostSamples
-                gaps = lost > 0 ? 1 : 0
             } else {
                 try sensor.record(seconds: seconds) { batch in
-                if let gap = batch.gap {
-                    gaps += 1
-                    lost += gap.count
+                    if let gap = batch.gap {
+                        gaps += 1
+                        lost += gap.count
+                    }
+                    var rows = ""
+                    for sample in batch.samples {
+                        rows += Self.row(
+                            sample, thigh: nil, truth: simulator?.truthInclinationDegrees(forSampleIndex: sample.index))
+                    }
+                    try file.write(contentsOf: Data(rows.utf8))
+                    written += batch.samples.count
                 }
-                var rows = ""
-                for sample in batch.samples {
-                    rows += Self.row(
-                        sample, thigh: nil, truth: simulator?.truthInclinationDegrees(forSampleIndex: sample.index))
-                }
-                try file.write(contentsOf: Data(rows.utf8))
-                written += batch.samples.count
-            }
             }
         } catch {
             throw CommandFailure(

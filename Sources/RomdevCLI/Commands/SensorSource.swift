@@ -171,8 +171,7 @@ struct OpenedSensorBus {
 
     /// The drivers on the handles.
     /// - Throws: `MPU6050Error.invalidAddress`, which the options rule out.
-    func drivers(address: UInt8, thighAddress: UInt8?, clock: any MonotonicClock) throws(MPU6050Error) -> LegSensors
-    {
+    func drivers(address: UInt8, thighAddress: UInt8?, clock: any MonotonicClock) throws(MPU6050Error) -> LegSensors {
         let shank = try MPU6050(bus: bus, address: address, clock: clock)
         guard let thighBus, let thighAddress else { return LegSensors(shank: shank, thigh: nil) }
         return LegSensors(shank: shank, thigh: try MPU6050(bus: thighBus, address: thighAddress, clock: clock))
