@@ -78,7 +78,7 @@ public final class SampleTicker {
         lastDeadline = deadline
         statistics.ticks += 1
 
-        guard let thigh, aligner != nil else {
+        guard let thigh else {
             try drain(sensor, &shankStream)
             statistics.lostSamples = shankStream.lost
             statistics.samples += fresh.count

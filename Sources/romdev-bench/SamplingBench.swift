@@ -158,6 +158,9 @@ enum SamplingBench {
                     s.ticks, s.lateTicks, s.missedDeadlines, s.overruns, s.longestTickSeconds * 1000, s.samples,
                     s.lostSamples,
                     outcome.result.range))
+            if thigh {
+                print("           thigh: \(s.thighSamples) samples drained, \(s.thighLostSamples) lost")
+            }
         } catch {
             print("  tick \(Int(tickSeconds * 1000)) ms: failed: \(error)")
         }

@@ -188,9 +188,9 @@ struct SensorCheckup {
 
     func run() -> [DoctorCheck] {
         var checks: [DoctorCheck] = []
-        func skipSensors(from sensor: LegSensorError.Sensor) -> [DoctorCheck] {
-            let sensors: [LegSensorError.Sensor] = sensor == .shank ? [.shank, .thigh] : [.thigh]
-            return sensors.flatMap { skipped in
+        /// Both sensors' checks, skipped after a failure of the bus.
+        func skippedSensors() -> [DoctorCheck] {
+            [LegSensorError.Sensor.shank, .thigh].flatMap { skipped in
                 skipped == .thigh && source.thighAddress == nil
                     ? [Self.thighNotConfigured]
                     : Self.sensorNames.map {
@@ -204,7 +204,7 @@ struct SensorCheckup {
             return checks
                 + Self.busNames.dropFirst(checks.count).map {
                     DoctorCheck(name: $0, status: .skip, detail: "not checked after the failure above")
-                } + skipSensors(from: .shank)
+                } + skippedSensors()
         }
 
         let opened: OpenedSensorBus

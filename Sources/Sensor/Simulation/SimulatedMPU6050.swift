@@ -9,7 +9,9 @@ import LinuxSystem
 /// when empty). Time is the injected clock's, so tests run it faster than real time. Motion,
 /// sensor errors and noise come from a `SimulationScenario` whose time starts when the FIFO
 /// stream starts (before that, when sampling started) and advances with the sample clock, so the
-/// same scenario and seed stream the same samples however the host's timing varies. Faults are injected with `inject(_:)`.
+/// same scenario and seed stream the same samples however the host's timing varies; two boards on
+/// one leg read it at the leg's time instead (``SimulatedLegTime``). Faults are injected with
+/// `inject(_:)`.
 public final class SimulatedMPU6050: I2CBus {
     /// The name errors use in place of a device node.
     public let devicePath: String
