@@ -172,8 +172,6 @@ struct DoctorCheck: Encodable, Equatable {
     }
 }
 
-extension LegSensorError.Sensor: Encodable {}
-
 /// Runs the sensor checks in order: bus and adapter, then for the shank's sensor and the thigh's
 /// (when one is configured) device, identity, configuration, sampling, at rest. A failure skips the
 /// rest of its sensor's checks; a failed bus or adapter skips every sensor's.

@@ -115,9 +115,10 @@ public struct SensorSource: Equatable, Sendable {
         switch device {
         case .hardware(let path, _):
             let shank = try LinuxI2CBus(path: path)
-            return OpenedSensorBus(
-                bus: shank, thighBus: try thighAddress.map { _ throws(I2CError) in try LinuxI2CBus(path: path) },
-                adapter: nil)
+            // A second descriptor of the adapter, with its own target address.
+            var thigh: LinuxI2CBus?
+            if thighAddress != nil { thigh = try LinuxI2CBus(path: path) }
+            return OpenedSensorBus(bus: shank, thighBus: thigh, adapter: nil)
         case .simulator(let name, let seed, _, let thighMotion):
             var scenario = SimulationScenario.named(name, seed: seed) ?? .kneeExtension(seed: seed)
             if let movement = thighMotion.flatMap(ThighMovement.named) { scenario.motion.thighMovement = movement }

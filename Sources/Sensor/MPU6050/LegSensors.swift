@@ -32,7 +32,7 @@ public struct LegSensors {
 /// A driver error with the sensor it came from. A thigh sensor that does not answer reads
 /// `no MPU-6050 answers at 0x69 on /dev/i2c-1 (the thigh sensor): …`.
 public struct LegSensorError: Error, Equatable, Sendable, CustomStringConvertible {
-    public enum Sensor: String, Equatable, Sendable {
+    public enum Sensor: String, Equatable, Sendable, Codable {
         case shank, thigh
     }
 
