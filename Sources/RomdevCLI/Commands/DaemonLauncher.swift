@@ -56,10 +56,11 @@ struct DaemonLauncher {
         let calibration = try calibrationFile.load()
         let sensorSettings = try MPU6050Configuration(sampleRateHz: configuration.sampleRateHz)
         let openSensor = sensorOpener(clock: clocks.sensor)
-        let sensorLocation =
+        let shankLocation =
             simulation.map { "simulated \($0.scenario) sensor" }
             ?? "\(configuration.i2cBus) at \(addressText(configuration.i2cAddress))"
-            + (configuration.thighAddress.map { ", thigh at \(addressText($0))" } ?? "")
+        let sensorLocation =
+            shankLocation + (configuration.thighAddress.map { ", thigh sensor at \(addressText($0))" } ?? "")
         let probe = SensorIdentityProbe(location: sensorLocation, openSensor: openSensor)
         var sensorProblem: MPU6050Error?
         do { try probe.check() } catch { sensorProblem = error }

@@ -58,6 +58,12 @@ struct ThighSensorCommandTests {
         #expect(abs(thighSamples - samples) < samples / 50)
     }
 
+    @Test func aCalibrationWithTheThighSensorCompletes() throws {
+        let romdev = try InProcessRomdev()
+        let output = try romdev.run(["calibrate", "--simulate", "--seed", "2", "--thigh-address", "0x69"])
+        #expect(output.hasSuffix("Saved to \(romdev.directory.path)/calibration.json.\n"))
+    }
+
     @Test func aMeasurementWithoutTheThighSensorSaysNothingOfIt() throws {
         let romdev = try InProcessRomdev()
         try romdev.initialiseAndOnboard()
