@@ -14,16 +14,19 @@ extension GuidedProcedureRunner where Procedure == GuidedCalibration {
 
     /// - Parameters:
     ///   - sensor: Configured (`configure(_:)` done); owned by the calibration until it ends.
+    ///   - thigh: The thigh's sensor, configured alike, or nil without one.
     ///   - parameters: The procedure's timing.
     ///   - tickSeconds, pacing: As for ``RangeOfMotionMeasurement``.
     ///   - onStep: Each step as it begins, `.holdStill` first.
     public convenience init(
-        sensor: MPU6050, parameters: GuidedCalibration.Parameters = GuidedCalibration.Parameters(),
+        sensor: MPU6050, thigh: MPU6050? = nil,
+        parameters: GuidedCalibration.Parameters = GuidedCalibration.Parameters(),
         tickSeconds: Double = 0.05, pacing: SamplingLoop.Pacing = .dispatchTimer,
         onStep: @escaping @Sendable (GuidedCalibration.Step) -> Void = { _ in }
     ) {
         self.init(
-            GuidedCalibration(parameters: parameters), sensor: sensor, tickSeconds: tickSeconds, pacing: pacing,
+            GuidedCalibration(parameters: parameters), sensor: sensor, thigh: thigh, tickSeconds: tickSeconds,
+            pacing: pacing,
             label: "romdev.calibration", onStep: onStep)
     }
 }

@@ -98,11 +98,11 @@ extension Command {
                 }
                 procedure = .hinge
             }
-            // The thigh's board answers at the other address (AD0 high) unless one is named.
-            if procedure == .thigh, case .hardware(let bus, _) = source,
+            // The thigh's board answers at its own address (AD0 high) unless one is named.
+            if procedure == .thigh, case .hardware(let bus, _) = source.device,
                 values.strings(SensorSource.addressOption).isEmpty
             {
-                source = .hardware(busPath: bus, address: MPU6050.alternateAddress)
+                source.device = .hardware(busPath: bus, address: source.thighAddress ?? MPU6050.alternateAddress)
             }
             return CalibrateAction(
                 procedure: procedure, biasSeconds: seconds ?? 3, source: source, replayPath: replay,
@@ -144,7 +144,7 @@ struct CalibrateAction: CommandAction, Equatable {
     var store: StoreOptions
 
     func run(in context: CommandContext) throws {
-        if replayPath == nil, case .hardware = source {
+        if replayPath == nil, case .hardware = source.device {
             let daemon = DaemonControl(environment: context.environment)
             if procedure == .shank {
                 if let reply = try daemon.forward(.calibrate, doing: "could not calibrate the sensor") {
@@ -223,7 +223,10 @@ struct CalibrateAction: CommandAction, Equatable {
     ///   refuses (the device moved, a step timed out, an implausible fit).
     func calibrateSensor(clock sensorClock: (any MonotonicClock)?, output: PromptOutput) throws -> Calibration {
         let clock = sensorClock ?? SystemClock()
-        let sensor = try source.openConfiguredSensor(clock: clock).sensor
+        // One board on the table: the shank's, or the thigh's at the shank's place in `source`.
+        var board = source
+        board.thighAddress = nil
+        let sensor = try board.openConfiguredSensors(clock: clock).sensors.shank
         let seconds = biasSeconds
         do {
             return try CalibrationRun(
@@ -358,11 +361,13 @@ struct CalibrateAction: CommandAction, Equatable {
             context.output.line(
                 "Finding the knee's axis with both sensors on \(source.label); the result goes to \(file.path).")
             let clock = context.sensorClock ?? SystemClock()
-            let sensor = try source.openConfiguredSensor(clock: clock).sensor
+            var both = source
+            if both.thighAddress == nil { both.thighAddress = MPU6050.alternateAddress }
+            let sensors = try both.openConfiguredSensors(clock: clock).sensors
             let output = PromptOutput(context.output)
             do {
                 return try GuidedProcedureRunner(
-                    step, sensor: sensor, tickSeconds: 0.05,
+                    step, sensor: sensors.shank, thigh: sensors.thigh, tickSeconds: 0.05,
                     pacing: context.sensorClock == nil ? .dispatchTimer : .sleeping(clock), label: "romdev.calibration",
                     onStep: { output.line(Self.prompt(for: $0)) }
                 ).run()

@@ -236,6 +236,28 @@ public struct ThighMovement: Equatable, Sendable {
     /// detector's thresholds).
     public static let small = ThighMovement(amplitudeDegrees: 0.3, periodSeconds: 8)
 
+    /// A restless patient: ±3° over 6 s (3.1 °/s at most), the thigh motion a single shank sensor
+    /// cannot tell from the knee's.
+    public static let sway = ThighMovement(amplitudeDegrees: 3, periodSeconds: 6)
+
+    /// The thigh sliding 3° on the chair over 20 s (0.28 °/s at most): slow enough to pass for
+    /// stillness.
+    public static let drift = ThighMovement(amplitudeDegrees: 0, periodSeconds: 0, driftDegrees: 3, driftSeconds: 20)
+
+    /// Names accepted by ``named(_:)`` (and `--thigh-motion`).
+    public static let names = ["drift", "small", "still", "sway"]
+
+    /// A thigh movement by name: `still`, `small`, `sway` or `drift`.
+    public static func named(_ name: String) -> ThighMovement? {
+        switch name {
+        case "still": ThighMovement.none
+        case "small": small
+        case "sway": sway
+        case "drift": drift
+        default: nil
+        }
+    }
+
     /// The thigh's pitch (degrees, positive raising the knee), its rate (°/s) and angular
     /// acceleration (°/s²) at `t`: A sin(ωt + phase) plus the drift.
     func pitch(atSeconds t: Double) -> (angle: Double, rate: Double, acceleration: Double) {

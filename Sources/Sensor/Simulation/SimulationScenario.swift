@@ -98,4 +98,19 @@ public struct SimulationScenario: Equatable, Sendable {
         default: nil
         }
     }
+
+    /// The board strapped to the thigh of the same leg, as the wiring guide prescribes (board x
+    /// toward the knee, z up out of the thigh): another part, so its own errors and noise drawn
+    /// from the seed, answering at 0x69. Its sample clock differs from this board's by 0.4 %,
+    /// toward the middle of the datasheet's ±1 %, so the two streams drift apart by about one
+    /// sample a second at 200 Hz and pairing them is always exercised.
+    public func thighBoard() -> SimulationScenario {
+        let thighSeed = seed ^ 0x7416_B0A2_D5EC_0D01
+        var thighErrors = errors == .ideal || errors == .noiseOnly ? errors : .datasheet(seed: thighSeed)
+        let offset = errors.sampleClockError < 0 ? 0.004 : -0.004
+        thighErrors.sampleClockError = errors.sampleClockError + offset
+        return SimulationScenario(
+            motion: motion.onThigh(), errors: thighErrors, seed: thighSeed, part: part,
+            address: MPU6050.alternateAddress)
+    }
 }
