@@ -66,12 +66,12 @@ public struct MeasurementSession: Sendable {
     public private(set) var thighFilter: OrientationFilter?
     /// The calibration applied to every sample, if any.
     public let calibration: Calibration?
-    /// The correction applied to every thigh sample, if any (the thigh sensor's own calibration;
-    /// its mounting, if any, is not used).
-    public let thighCalibration: Calibration?
+    /// The thigh sensor's part of the calibration: its own correction, applied to every thigh
+    /// sample, and the knee's axis in both sensors' frames.
+    public var thighCalibration: ThighCalibration? { calibration?.thigh }
     /// The knee's axis in both sensors' frames, from a calibration; `nil` for sensors strapped
     /// alike (see ``legMounting``).
-    public let hingeAxes: HingeAxes?
+    public var hingeAxes: HingeAxes? { calibration?.thigh?.hingeAxes }
     /// The mounting from the calibration, or `nil` to estimate it from the session.
     public var knownMounting: Mounting? { calibration?.mounting }
 
@@ -101,23 +101,18 @@ public struct MeasurementSession: Sendable {
     /// - Parameters:
     ///   - parameters: the session's rules.
     ///   - fusion: the filter tuning.
-    ///   - calibration: the sensor's calibration, applied to every sample, or `nil` for raw samples
+    ///   - calibration: the sensors' calibration, applied to every sample, or `nil` for raw samples
     ///     (the filter then measures the gyro bias at the first rest; accelerometer offsets remain).
-    ///   - thighCalibration: the thigh sensor's calibration, applied to every thigh sample, or `nil`.
-    ///   - hingeAxes: the knee's axis in both sensors' frames, identified by a calibration and
-    ///     oriented so that extension is positive; `nil` for the mounting the wiring guide
-    ///     prescribes, both boards strapped alike (see ``legMounting``).
+    ///     Its thigh section, when there is one, corrects the thigh's samples, and its hinge axes,
+    ///     when identified, replace the wiring guide's mounting (both boards strapped alike, see
+    ///     ``legMounting``).
     public init(
         parameters: SessionParameters = SessionParameters(),
         fusion: FusionParameters = FusionParameters(),
-        calibration: Calibration? = nil,
-        thighCalibration: Calibration? = nil,
-        hingeAxes: HingeAxes? = nil
+        calibration: Calibration? = nil
     ) {
         self.parameters = parameters
         self.calibration = calibration
-        self.thighCalibration = thighCalibration
-        self.hingeAxes = hingeAxes
         // A calibration measured the bias; the residual is its drift since.
         self.filter = OrientationFilter(parameters: fusion, gyroBias: calibration == nil ? nil : .zero)
         cosineOfMotionThreshold = cos(parameters.motionThreshold * Double.pi / 180)
@@ -169,7 +164,7 @@ public struct MeasurementSession: Sendable {
             firstTime = sample.time
             if rawThigh != nil {
                 thighFilter = OrientationFilter(
-                    parameters: filter.parameters, gyroBias: thighCalibration == nil ? nil : .zero)
+                    parameters: filter.parameters, gyroBias: thighCalibration?.sensor == nil ? nil : .zero)
             }
         }
         let interval = trace.last.map { max(0, sample.time - $0.time) } ?? 0
@@ -353,7 +348,7 @@ public struct MeasurementSession: Sendable {
         if thighFilter != nil, leg == nil { return nil }
         let points = trace[startIndex...]
         let shankRegion = calibration == nil ? startGravity : nil
-        let thighRegion = leg != nil && thighCalibration == nil ? thighStartGravity : nil
+        let thighRegion = leg != nil && thighCalibration?.sensor == nil ? thighStartGravity : nil
         var angles = RestAnchoredAngles(
             points: points, geometry: AngleGeometry(shank: mounting, leg: leg),
             minimumStillSeconds: parameters.stillAnchorSeconds,

@@ -22,17 +22,16 @@ extension AccuracyTrial {
         var thighErrors = source.errors(seed: seed ^ 0x7416_0000_0000, random: &thighRandom)
         thighErrors.temperature = errors.temperature
         let mounting = randomRotation(&random)
-        var calibration: Calibration?, thighCalibration: Calibration?
+        var calibration: Calibration?
         if calibrated {
             do {
                 calibration = try calibrate(
                     errors: errors, mounting: mounting, load: source.load, random: &random)
-                var thigh = try calibrate(
+                let thigh = try calibrate(
                     errors: thighErrors, mounting: mounting, load: source.load, random: &random)
                 // Its strapped pose and swing were the shank's procedure; only the sensor's
                 // correction is the thigh's.
-                thigh.mounting = nil
-                thighCalibration = thigh
+                calibration?.thigh = ThighCalibration(sensor: thigh.sensor)
             } catch let refusal as CalibrationError {
                 return .refused(refusal)
             }
@@ -48,8 +47,7 @@ extension AccuracyTrial {
             motion: leg.onThigh(mounting: mounting), errors: thighErrors, seed: seed ^ 0x7416, address: 0x69)
 
         var session = MeasurementSession(
-            parameters: SessionParameters(measurementProtocol: measurementProtocol), calibration: calibration,
-            thighCalibration: thighCalibration)
+            parameters: SessionParameters(measurementProtocol: measurementProtocol), calibration: calibration)
         var truths: [Double] = []
         let seconds = max(leg.durationSeconds, session.parameters.timeout + 1)
         let lost = try Self.recordPairs(shank, thigh, seconds: seconds, load: source.load, random: &random) {

@@ -128,7 +128,8 @@ struct ThighSensorSessionTests {
         leg.thighMounting = Vector3(-0.9, 2.4, 0.5)
         let session = measure(
             leg.samples(), parameters: SessionParameters(measurementProtocol: .arc),
-            calibration: Calibration(mounting: leg.trueMounting), hingeAxes: leg.trueHingeAxes)
+            calibration: Calibration(
+                mounting: leg.trueMounting, thigh: ThighCalibration(hingeAxes: leg.trueHingeAxes)))
         let result = try #require(session.result())
         let truth = truth(leg, session)
         #expect(result.kneeAngleSource == .thighSensor)

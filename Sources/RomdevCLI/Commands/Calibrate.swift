@@ -31,7 +31,8 @@ extension Command {
             --calibration PATH, else to calibration.json in the care store's directory,
             where 'measure', 'replay' and 'doctor' find it. On a refusal or failure the
             existing file is left unchanged. --simulate runs the simulated 'calibration'
-            scenario in real time (about a minute).
+            scenario in real time (about a minute); with --hinge, the 'knee-swings' scenario
+            with the thigh's board fitted at 0x69.
 
             --replay FILE runs the same procedure over a recording in the 'romdev record'
             format instead of the sensor (for example one made with 'romdev record
@@ -79,7 +80,8 @@ extension Command {
                 guard let seconds = NumberArgument.decimal(text), (1...60).contains(seconds) else { return nil }
                 return seconds
             }
-            var source = try SensorSource(values, defaultScenario: "calibration")
+            let hinge = values.isSet(CalibrateAction.hingeOption)
+            var source = try SensorSource(values, defaultScenario: hinge ? "knee-swings" : "calibration")
             let replay = try values.value(CalibrateAction.replayOption, PathArgument.file)
             if replay != nil, values.isSet(SensorSource.simulateOption) {
                 throw UsageError("'--replay' reads a recording; it does not combine with '--simulate'")

@@ -147,7 +147,8 @@ public struct ReplayAction: CommandAction, Equatable {
         mounting: Mounting, leg: LegMounting?, to path: String
     ) throws {
         var filter = OrientationFilter(gyroBias: calibration == nil ? nil : .zero)
-        var thighFilter = OrientationFilter()
+        let thighCalibration = calibration?.thigh
+        var thighFilter = OrientationFilter(gyroBias: thighCalibration?.sensor == nil ? nil : .zero)
         var unwrapper = AngleUnwrapper(), kneeUnwrapper = AngleUnwrapper()
         var text = Self.traceHeader + "\n"
         text.reserveCapacity(samples.count * 72)
@@ -158,7 +159,7 @@ public struct ReplayAction: CommandAction, Equatable {
             let angle = unwrapper.unwrap(mounting.sagittalAngle(gravity: g))
             let knee: Double
             if let leg, let thigh = thighSamples?[index] {
-                thighFilter.update(thigh)
+                thighFilter.update(thighCalibration?.corrected(thigh) ?? thigh)
                 knee = kneeUnwrapper.unwrap(leg.kneeFlexion(thighGravity: thighFilter.gravity, shankGravity: g))
             } else {
                 knee = KneeAngle.flexion(shankInclination: angle)

@@ -64,7 +64,7 @@ public struct SimulationScenario: Equatable, Sendable {
             errors: errors, seed: seed)
     }
 
-    /// The calibration's knee-axis step, seated with the thigh board on too (``thighBoard(mounting:seed:)``):
+    /// The calibration's knee-axis step, seated with the thigh board on too (``thighBoard(mounting:seed:)``, which `--simulate` fits):
     /// free knee swings, the thigh moving `thighDegrees` in each direction; the shank board
     /// strapped with `mounting` and datasheet errors drawn from `seed`, as in `calibration`.
     public static func kneeSwings(
@@ -76,41 +76,34 @@ public struct SimulationScenario: Equatable, Sendable {
             errors: .datasheet(seed: seed), seed: seed)
     }
 
-    /// The board on the thigh of the same leg (``MotionModel/onThigh(mounting:)``), strapped with
-    /// `mounting`, at the other address (AD0 high), with its own datasheet errors and noise drawn
-    /// from `seed`.
-    public func thighBoard(mounting: Rotation = .identity, seed: UInt64) -> SimulationScenario {
-        SimulationScenario(
-            motion: motion.onThigh(mounting: mounting), errors: .datasheet(seed: seed), seed: seed, part: part,
-            address: address == MPU6050.defaultAddress ? MPU6050.alternateAddress : MPU6050.defaultAddress)
-    }
-
     /// Names accepted by `named(_:seed:)` (and `--simulate=NAME`).
-    public static let names = ["calibration", "knee-arc", "knee-extension", "still"]
+    public static let names = ["calibration", "knee-arc", "knee-extension", "knee-swings", "still"]
 
-    /// A scenario by name: `still`, `knee-extension`, `knee-arc` or `calibration`.
+    /// A scenario by name: `still`, `knee-extension`, `knee-arc`, `calibration` or `knee-swings`.
     public static func named(_ name: String, seed: UInt64) -> SimulationScenario? {
         switch name {
         case "still": still(seed: seed)
         case "knee-extension": kneeExtension(seed: seed)
         case "knee-arc": kneeArc(seed: seed)
         case "calibration": calibration(seed: seed)
+        case "knee-swings": kneeSwings(seed: seed)
         default: nil
         }
     }
 
-    /// The board strapped to the thigh of the same leg, as the wiring guide prescribes (board x
-    /// toward the knee, z up out of the thigh): another part, so its own errors and noise drawn
-    /// from the seed, answering at 0x69. Its sample clock differs from this board's by 0.4 %,
+    /// The board strapped to the thigh of the same leg (``MotionModel/onThigh(mounting:)``), by
+    /// default as the wiring guide prescribes (board x toward the knee, z up out of the thigh):
+    /// another part, so its own errors and noise drawn from `seed` (by default one derived from
+    /// this board's), answering at 0x69. Its sample clock differs from this board's by 0.4 %,
     /// toward the middle of the datasheet's ±1 %, so the two streams drift apart by about one
     /// sample a second at 200 Hz and pairing them is always exercised.
-    public func thighBoard() -> SimulationScenario {
-        let thighSeed = seed ^ 0x7416_B0A2_D5EC_0D01
+    public func thighBoard(mounting: Rotation = .identity, seed thighSeed: UInt64? = nil) -> SimulationScenario {
+        let thighSeed = thighSeed ?? seed ^ 0x7416_B0A2_D5EC_0D01
         var thighErrors = errors == .ideal || errors == .noiseOnly ? errors : .datasheet(seed: thighSeed)
         let offset = errors.sampleClockError < 0 ? 0.004 : -0.004
         thighErrors.sampleClockError = errors.sampleClockError + offset
         return SimulationScenario(
-            motion: motion.onThigh(), errors: thighErrors, seed: thighSeed, part: part,
+            motion: motion.onThigh(mounting: mounting), errors: thighErrors, seed: thighSeed, part: part,
             address: MPU6050.alternateAddress)
     }
 }

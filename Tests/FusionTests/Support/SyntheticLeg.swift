@@ -92,9 +92,9 @@ struct SyntheticLeg {
 /// Runs a session over pairs of samples and stops it after the last one if it did not end by itself.
 func measure(
     _ pairs: [(shank: InertialSample, thigh: InertialSample)], parameters: SessionParameters = SessionParameters(),
-    calibration: Calibration? = nil, hingeAxes: HingeAxes? = nil
+    calibration: Calibration? = nil
 ) -> MeasurementSession {
-    var session = MeasurementSession(parameters: parameters, calibration: calibration, hingeAxes: hingeAxes)
+    var session = MeasurementSession(parameters: parameters, calibration: calibration)
     for pair in pairs where !session.isFinished { session.update(pair.shank, thigh: pair.thigh) }
     session.stop()
     return session
