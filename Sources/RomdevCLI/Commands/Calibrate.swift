@@ -106,6 +106,8 @@ extension Command {
             {
                 source.device = .hardware(busPath: bus, address: source.thighAddress ?? MPU6050.alternateAddress)
             }
+            // The simulated thigh's board is its own part, with its own errors.
+            source.simulatesThighPart = procedure == .thigh
             return CalibrateAction(
                 procedure: procedure, biasSeconds: seconds ?? 3, source: source, replayPath: replay,
                 calibrationPath: try values.value(CalibrationFile.option, PathArgument.file),

@@ -16,6 +16,9 @@ public struct SensorSource: Equatable, Sendable {
     public var device: Device
     /// The thigh sensor's address on the same adapter, or nil without one.
     public var thighAddress: UInt8?
+    /// Whether the simulated board is the thigh's part (its own errors, see
+    /// ``SimulationScenario/thighPart(seed:)``), calibrated on its own on the table.
+    public var simulatesThighPart = false
 
     public init(_ device: Device, thighAddress: UInt8? = nil) {
         self.device = device
@@ -121,6 +124,7 @@ public struct SensorSource: Equatable, Sendable {
             return OpenedSensorBus(bus: shank, thighBus: thigh, adapter: nil)
         case .simulator(let name, let seed, _, let thighMotion):
             var scenario = SimulationScenario.named(name, seed: seed) ?? .kneeExtension(seed: seed)
+            if simulatesThighPart { scenario = scenario.thighPart() }
             if let movement = thighMotion.flatMap(ThighMovement.named) { scenario.motion.thighMovement = movement }
             let adapter = SimulatedI2CAdapter(scenario: scenario, fittingThigh: thighAddress != nil, clock: clock)
             return OpenedSensorBus(

@@ -91,19 +91,26 @@ public struct SimulationScenario: Equatable, Sendable {
         }
     }
 
-    /// The board strapped to the thigh of the same leg (``MotionModel/onThigh(mounting:)``), by
-    /// default as the wiring guide prescribes (board x toward the knee, z up out of the thigh):
-    /// another part, so its own errors and noise drawn from `seed` (by default one derived from
-    /// this board's), answering at 0x69. Its sample clock differs from this board's by 0.4 %,
-    /// toward the middle of the datasheet's ±1 %, so the two streams drift apart by about one
-    /// sample a second at 200 Hz and pairing them is always exercised.
-    public func thighBoard(mounting: Rotation = .identity, seed thighSeed: UInt64? = nil) -> SimulationScenario {
+    /// The thigh's part doing what this board does (on the table, for its calibration): another
+    /// part, so its own errors and noise drawn from `seed` (by default one derived from this
+    /// board's). Its sample clock differs from this board's by 0.4 %, toward the middle of the
+    /// datasheet's ±1 %, so that on the leg the two streams drift apart by about one sample a second
+    /// at 200 Hz and pairing them is always exercised.
+    public func thighPart(seed thighSeed: UInt64? = nil) -> SimulationScenario {
         let thighSeed = thighSeed ?? seed ^ 0x7416_B0A2_D5EC_0D01
         var thighErrors = errors == .ideal || errors == .noiseOnly ? errors : .datasheet(seed: thighSeed)
         let offset = errors.sampleClockError < 0 ? 0.004 : -0.004
         thighErrors.sampleClockError = errors.sampleClockError + offset
-        return SimulationScenario(
-            motion: motion.onThigh(mounting: mounting), errors: thighErrors, seed: thighSeed, part: part,
-            address: MPU6050.alternateAddress)
+        return SimulationScenario(motion: motion, errors: thighErrors, seed: thighSeed, part: part, address: address)
+    }
+
+    /// The thigh's part strapped to the thigh of the same leg (``MotionModel/onThigh(mounting:)``),
+    /// by default as the wiring guide prescribes (board x toward the knee, z up out of the thigh),
+    /// answering at 0x69.
+    public func thighBoard(mounting: Rotation = .identity, seed thighSeed: UInt64? = nil) -> SimulationScenario {
+        var board = thighPart(seed: thighSeed)
+        board.motion = motion.onThigh(mounting: mounting)
+        board.address = MPU6050.alternateAddress
+        return board
     }
 }

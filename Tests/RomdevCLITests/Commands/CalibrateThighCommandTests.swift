@@ -107,7 +107,10 @@ struct CalibrateThighCommandTests {
         #expect(prompts == ["1.", "2.", "2.", "2.", "2.", "2.", "2."])
         let withThigh = try saved(romdev)
         #expect(withThigh.sensor == shank.sensor && withThigh.mounting == shank.mounting)
-        let drawn = SensorErrorModel.datasheet(seed: 5).gyroOffsetDPS
+        // The simulated thigh's board is its own part: its errors, not the shank's, are measured.
+        let drawn = SimulationScenario.calibration(seed: 5).thighPart().errors.gyroOffsetDPS
+        let shankDrawn = SensorErrorModel.datasheet(seed: 5).gyroOffsetDPS
+        #expect(Vector3(drawn.x - shankDrawn.x, drawn.y - shankDrawn.y, drawn.z - shankDrawn.z).length > 1)
         let bias = try #require(withThigh.thigh?.sensor?.gyroBias)
         #expect((bias - Vector3(drawn.x, drawn.y, drawn.z)).length < 0.5)
     }
