@@ -42,6 +42,9 @@ public enum RecoverCarePlan {
         public static let kneeArc = "knee_arc"
         /// What the measurement guided the patient through, `extension` or `arc` (text).
         public static let measurementProtocol = "protocol"
+        /// Where the knee angles come from (text): `seated-assumption` (one sensor, the thigh taken
+        /// as level and still) or `thigh-sensor` (both sensors' orientations).
+        public static let kneeSource = "knee_source"
         /// Which knee a range-of-motion measurement is of, `left` or `right` (text).
         public static let limb = "limb"
         /// A reason to distrust a range-of-motion measurement (text, one value per reason), e.g.
@@ -172,12 +175,13 @@ public enum RecoverCarePlan {
     /// maximum − minimum), `range` first (the one value Recover stored, so a reader that takes the first value gets it), then
     /// start, finish, minimum, maximum; the knee angles when given (knee_extension, knee_flexion,
     /// knee_arc = flexion − extension as stored); then the measured limb (text, kind ``Kind/limb``)
-    /// when given, the protocol (text, kind ``Kind/measurementProtocol``) when given, and one text
-    /// value of kind ``Kind/flag`` per quality flag, so exports show them.
+    /// when given, the protocol (text, kind ``Kind/measurementProtocol``) when given, the knee
+    /// angles' source (text, kind ``Kind/kneeSource``) when given, and one text value of kind
+    /// ``Kind/flag`` per quality flag, so exports show them.
     public static func rangeOfMotionValues(
         startDegrees: Double, finishDegrees: Double, minimumDegrees: Double, maximumDegrees: Double,
-        knee: KneeAngles? = nil, limb: String? = nil, measurementProtocol: String? = nil, flags: [String] = [],
-        createdDate: Date
+        knee: KneeAngles? = nil, limb: String? = nil, measurementProtocol: String? = nil, kneeSource: String? = nil,
+        flags: [String] = [], createdDate: Date
     ) -> [OutcomeValue] {
         // Hundredths of a degree: far finer than the measurement's accuracy, without the float
         // noise (65.95648630778541, -7.95e-16) that would pass for precision in exports. The
@@ -202,7 +206,8 @@ public enum RecoverCarePlan {
         let angles = degrees.map {
             OutcomeValue(.double($0.1), kind: $0.0, units: rangeOfMotionUnits, createdDate: createdDate)
         }
-        let texts = [(Kind.limb, limb), (Kind.measurementProtocol, measurementProtocol)].compactMap { kind, text in
+        let named = [(Kind.limb, limb), (Kind.measurementProtocol, measurementProtocol), (Kind.kneeSource, kneeSource)]
+        let texts = named.compactMap { kind, text in
             text.map { OutcomeValue(.text($0), kind: kind, createdDate: createdDate) }
         }
         return angles + texts + flags.map { OutcomeValue(.text($0), kind: Kind.flag, createdDate: createdDate) }

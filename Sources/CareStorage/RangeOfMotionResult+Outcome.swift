@@ -5,7 +5,8 @@ import Fusion
 extension RangeOfMotionResult {
     /// The outcome values a measurement is stored as: `range` first (the value Recover charts),
     /// then `start`, `finish`, `minimum`, `maximum`, `knee_extension`, `knee_flexion`, `knee_arc`
-    /// in degrees as ``reported``, the limb, the protocol, and one value per quality flag.
+    /// in degrees as ``reported``, the limb, the protocol, where the knee angles come from, and one
+    /// value per quality flag.
     public func outcomeValues(limb: Limb, createdDate: Date) -> [OutcomeValue] {
         let angles = reported
         return RecoverCarePlan.rangeOfMotionValues(
@@ -13,7 +14,8 @@ extension RangeOfMotionResult {
             maximumDegrees: angles.maximum,
             knee: RecoverCarePlan.KneeAngles(
                 extensionDegrees: angles.kneeExtension, flexionDegrees: angles.kneeFlexion),
-            limb: limb.rawValue, measurementProtocol: measurementProtocol.rawValue, flags: flags.names,
+            limb: limb.rawValue, measurementProtocol: measurementProtocol.rawValue,
+            kneeSource: kneeAngleSource.rawValue, flags: flags.names,
             createdDate: createdDate)
     }
 

@@ -19,6 +19,22 @@ public enum CalibrationError: Error, Hashable, Sendable, CustomStringConvertible
     case tooLittleRotation(degrees: Double)
     /// A step of the guided procedure did not complete in time.
     case stepTimedOut(step: String, seconds: Double)
+    /// The knee-axis step got no thigh samples: no thigh sensor is fitted or read.
+    case needsThighSensor
+    /// The knee-axis step needs the shank sensor's place on the shin (its hinge axis, which tells
+    /// extension from flexion) from its own calibration first.
+    case needsShankMounting
+    /// The lower leg swung fewer times than the knee-axis step needs.
+    case tooFewSwings(counted: Int, needed: Int)
+    /// The thigh hardly turned during the swings (its rate across the knee's axis, °/s), so its
+    /// axis cannot be found.
+    case thighTooStill(degreesPerSecond: Double)
+    /// The swings did not fit one hinge closely (the fit's residual against the motion, °/s): the
+    /// boards slipped or a strap is loose.
+    case hingeNotDetermined(residual: Double, motion: Double)
+    /// The knee's axis found in the shank board's frame is this far (degrees) from the one its own
+    /// calibration found: the board was strapped on anew since.
+    case hingeDisagreesWithMounting(degrees: Double)
 
     public var description: String {
         switch self {
@@ -38,6 +54,22 @@ public enum CalibrationError: Error, Hashable, Sendable, CustomStringConvertible
             "the leg turned only \(rounded(degrees))°; swing it up and back down"
         case let .stepTimedOut(step, seconds):
             "the step \(step) did not complete within \(Int(seconds)) s"
+        case .needsThighSensor:
+            "the knee-axis step needs the thigh sensor, and none is read; fit it and strap it to the thigh"
+        case .needsShankMounting:
+            "the knee-axis step needs the shank sensor calibrated on the shin first (its knee swing)"
+        case let .tooFewSwings(counted, needed):
+            "the lower leg swung \(counted) time\(counted == 1 ? "" : "s"); let it swing freely at least \(needed) "
+                + "times, bending and straightening the knee, then hold still"
+        case let .thighTooStill(rate):
+            "the thigh hardly moved (\(rounded(rate)) °/s); while the lower leg swings, move the thigh a little "
+                + "too: lift the knee a few centimetres and turn it in and out"
+        case let .hingeNotDetermined(residual, motion):
+            "the swings do not fit one knee axis (residual \(rounded(residual)) °/s against \(rounded(motion)) °/s "
+                + "of motion); check that both straps are tight and swing again"
+        case let .hingeDisagreesWithMounting(degrees):
+            "the knee's axis is \(rounded(degrees))° from the one the shank sensor's calibration found; "
+                + "if the sensor was strapped on again, calibrate it again first"
         }
     }
 }

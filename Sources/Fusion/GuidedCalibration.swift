@@ -17,6 +17,9 @@
 ///    comes to rest is not the swing: its rest becomes the start pose.
 /// 5. ``Step/finished``: ``calibration`` holds the result.
 ///
+/// The thigh's board takes steps 1 and 2 only (``Parameters/endsAfterFaces``): its place on the leg
+/// comes from the knee swings of ``HingeCalibration``, with both boards strapped on.
+///
 /// A step that takes longer than ``Parameters/stepTimeoutSeconds`` fails.
 public struct GuidedCalibration: Sendable {
     /// Where the procedure is; each is a prompt for the person doing it.
@@ -47,6 +50,9 @@ public struct GuidedCalibration: Sendable {
         public var poseRateTolerance: Double = 0.5
         /// Longest time one step may take, seconds.
         public var stepTimeoutSeconds: Double = 120
+        /// Finish once the faces are fitted, without the strapped steps: the thigh board's
+        /// procedure.
+        public var endsAfterFaces = false
         public var fusion = FusionParameters()
 
         public init() {}
@@ -144,7 +150,7 @@ public struct GuidedCalibration: Sendable {
                 // From here on the samples are corrected: a reference built on raw ones would read
                 // the jump as a movement.
                 detector = RestDetector(parameters: parameters.fusion)
-                advance(to: .strapOn, at: raw.time)
+                advance(to: parameters.endsAfterFaces ? .finished : .strapOn, at: raw.time)
             }
         case .strapOn:
             if !detector.isStill { movedSincePose = true }

@@ -22,4 +22,19 @@ public enum KneeAngle {
     public static func flexion(shankInclination: Double, thighPitch: Double = 0) -> Double {
         90 + thighPitch - shankInclination
     }
+
+    /// The shank inclination under a level thigh that gives the knee flexion `flexion`: the inverse
+    /// of ``flexion(shankInclination:thighPitch:)``, in which a session with a thigh sensor states
+    /// its angles.
+    public static func seatedInclination(flexion: Double) -> Double {
+        90 - flexion
+    }
+}
+
+/// Where a result's knee angles come from.
+public enum KneeAngleSource: String, CaseIterable, Hashable, Sendable, Codable {
+    /// One shank sensor, under the seated assumption: the thigh level and still.
+    case seatedAssumption = "seated-assumption"
+    /// Both sensors' orientations, the knee as a hinge: no assumption about the thigh.
+    case thighSensor = "thigh-sensor"
 }

@@ -19,6 +19,13 @@ import Darwin
 /// Without a known ``Mounting`` (from calibration), the shin axis is the gravity direction of the still
 /// start pose (so `start` is 0) and the hinge is the dominant rotation axis of the motion, oriented so
 /// that the larger excursion of the first step is extension, the motion the task asks for first.
+///
+/// With a thigh sensor (``update(_:thigh:)``) a second filter follows the thigh, and the angle is the
+/// knee's own, ``LegMounting/kneeFlexion(thighGravity:shankGravity:)`` of both gravity directions,
+/// expressed as the shank's inclination from the thigh's perpendicular (90° − the knee flexion): what
+/// the shank's inclination is with a level thigh, so that every angle and knee angle of the result
+/// keeps its meaning, while a thigh that sways, drifts, or lies on a bed no longer enters it. Rests
+/// then need both sensors still.
 public struct MeasurementSession: Sendable {
     /// Where the session is.
     public enum Phase: Hashable, Sendable {
@@ -54,8 +61,17 @@ public struct MeasurementSession: Sendable {
     public private(set) var phase = Phase.settling
     /// The fusion state, e.g. for the current gravity direction and rest state.
     public private(set) var filter: OrientationFilter
+    /// The thigh sensor's fusion state; `nil` in a session whose first sample came without a thigh
+    /// sample.
+    public private(set) var thighFilter: OrientationFilter?
     /// The calibration applied to every sample, if any.
     public let calibration: Calibration?
+    /// The thigh sensor's part of the calibration: its own correction, applied to every thigh
+    /// sample, and the knee's axis in both sensors' frames.
+    public var thighCalibration: ThighCalibration? { calibration?.thigh }
+    /// The knee's axis in both sensors' frames, from a calibration; `nil` for sensors strapped
+    /// alike (see ``legMounting``).
+    public var hingeAxes: HingeAxes? { calibration?.thigh?.hingeAxes }
     /// The mounting from the calibration, or `nil` to estimate it from the session.
     public var knownMounting: Mounting? { calibration?.mounting }
 
@@ -68,6 +84,7 @@ public struct MeasurementSession: Sendable {
     /// coming back within it be a return.
     private var hasGoneOut = false
     private var startGravity = Vector3.unitZ
+    private var thighStartGravity = Vector3.unitZ
     private var startIndex = 0
     private var startEstablished = false
     private var scatter = RotationScatter()
@@ -84,8 +101,11 @@ public struct MeasurementSession: Sendable {
     /// - Parameters:
     ///   - parameters: the session's rules.
     ///   - fusion: the filter tuning.
-    ///   - calibration: the sensor's calibration, applied to every sample, or `nil` for raw samples
+    ///   - calibration: the sensors' calibration, applied to every sample, or `nil` for raw samples
     ///     (the filter then measures the gyro bias at the first rest; accelerometer offsets remain).
+    ///     Its thigh section, when there is one, corrects the thigh's samples, and its hinge axes,
+    ///     when identified, replace the wiring guide's mounting (both boards strapped alike, see
+    ///     ``legMounting``).
     public init(
         parameters: SessionParameters = SessionParameters(),
         fusion: FusionParameters = FusionParameters(),
@@ -107,7 +127,12 @@ public struct MeasurementSession: Sendable {
         return false
     }
 
-    // Tilt tests against precomputed cosines: no trigonometry per sample.
+    /// Both sensors at rest (the shank's alone without a thigh sensor).
+    private var isAtRest: Bool { filter.isAtRest && (thighFilter?.isAtRest ?? true) }
+    private var isStill: Bool { filter.restDetector.isStill && (thighFilter?.restDetector.isStill ?? true) }
+
+    // Tilt tests against precomputed cosines: no trigonometry per sample. They follow the shank:
+    // a thigh swaying by a few degrees stays far inside them, as it does without a thigh sensor.
     private var hasLeftStart: Bool { filter.gravity.dot(startGravity) < cosineOfMotionThreshold }
     private var isBackAtStart: Bool { filter.gravity.dot(startGravity) >= cosineOfReturnTolerance }
     /// Back from the flexion step: within the return tolerance, or within half the step's largest
@@ -118,35 +143,71 @@ public struct MeasurementSession: Sendable {
         return filter.gravity.dot(startGravity) >= max(cosineOfReturnTolerance, half)
     }
 
-    /// Feeds one raw sample; the calibration, if any, is applied here. Ignored once the session has
-    /// finished.
-    /// - Returns: the phase after the sample.
+    /// Feeds one raw sample of a session without a thigh sensor; see ``update(_:thigh:)``.
     @discardableResult
     public mutating func update(_ raw: InertialSample) -> Phase {
+        update(raw, thigh: nil)
+    }
+
+    /// Feeds one raw shank sample and, with a thigh sensor, the thigh's raw sample at the same
+    /// instant; the calibrations, if any, are applied here. Ignored once the session has finished.
+    ///
+    /// Whether the session has a thigh sensor is decided by its first sample. After that a thigh
+    /// sample is ignored by a session without one, and a missing one leaves the thigh where its
+    /// last sample put it.
+    /// - Returns: the phase after the sample.
+    @discardableResult
+    public mutating func update(_ raw: InertialSample, thigh rawThigh: InertialSample?) -> Phase {
         guard !isFinished else { return phase }
         let sample = calibration?.corrected(raw) ?? raw
-        if firstTime == nil { firstTime = sample.time }
+        if firstTime == nil {
+            firstTime = sample.time
+            if rawThigh != nil {
+                thighFilter = OrientationFilter(
+                    parameters: filter.parameters, gyroBias: thighCalibration?.sensor == nil ? nil : .zero)
+            }
+        }
         let interval = trace.last.map { max(0, sample.time - $0.time) } ?? 0
         if raw.rotationRate.maximumMagnitude >= parameters.gyroSaturationThreshold {
             flags.insert(.gyroSaturated)
         }
         filter.update(sample)
-        let rate = sample.rotationRate - filter.gyroBias
         let threshold = filter.parameters.restGyroThreshold
-        trace.append(
-            TracePoint(
-                time: sample.time, gravity: filter.gravity, acceleration: sample.acceleration,
-                isTurning: !filter.isBiasKnown || rate.lengthSquared > threshold * threshold))
+        func isTurning(_ filter: OrientationFilter, _ sample: InertialSample) -> Bool {
+            let rate = sample.rotationRate - filter.gyroBias
+            return !filter.isBiasKnown || rate.lengthSquared > threshold * threshold
+        }
+        var point = TracePoint(
+            time: sample.time, gravity: filter.gravity, acceleration: sample.acceleration,
+            isTurning: isTurning(filter, sample))
+        if thighFilter != nil {
+            if let rawThigh {
+                let thigh = thighCalibration?.corrected(rawThigh) ?? rawThigh
+                if rawThigh.rotationRate.maximumMagnitude >= parameters.gyroSaturationThreshold {
+                    flags.insert(.gyroSaturated)
+                }
+                thighFilter?.update(thigh)
+                point.thighAcceleration = thigh.acceleration
+                point.thighIsTurning = thighFilter.map { isTurning($0, thigh) } ?? false
+            } else if let last = trace.last {
+                point.thighAcceleration = last.thighAcceleration
+                point.thighIsTurning = last.thighIsTurning
+            }
+            point.thighGravity = thighFilter?.gravity ?? .unitZ
+        }
+        let rate = sample.rotationRate - filter.gyroBias
+        trace.append(point)
 
         switch phase {
         case .settling:
-            if filter.restDetector.isStill || trace.count == 1 {
+            if isStill || trace.count == 1 {
                 startGravity = filter.gravity
+                thighStartGravity = point.thighGravity
                 startIndex = trace.count - 1
             } else {
                 flags.insert(.movedAtStart)
             }
-            if filter.isAtRest {
+            if isAtRest {
                 startEstablished = true
                 phase = .ready
             } else if hasLeftStart {
@@ -173,7 +234,7 @@ public struct MeasurementSession: Sendable {
         case .returning:
             if !(isFlexionStep ? isBackFromFlexion : isBackAtStart) {
                 phase = isFlexionStep ? .flexing : .moving
-            } else if filter.isAtRest {
+            } else if isAtRest {
                 completeStep(.returned)
             } else if sample.time - returnTime >= parameters.settleTimeout {
                 // Back, but never still: the thigh or the body kept moving. End rather than wait
@@ -228,11 +289,13 @@ public struct MeasurementSession: Sendable {
         phase = .finished(reason)
     }
 
-    /// The mounting used for the result: the known one, or the one estimated from the start pose and
-    /// the motion so far. `nil` before any sample.
+    /// The shank's mounting used for the result: the known one, or the one estimated from the start
+    /// pose and the motion so far (about the calibration's hinge axis when there is one). `nil`
+    /// before any sample.
     public var mounting: Mounting? {
         if let knownMounting { return knownMounting }
         guard !trace.isEmpty else { return nil }
+        if let hingeAxes { return Mounting(shinAxis: startGravity, hingeAxis: hingeAxes.shank) }
         let hinge =
             scatter.principalAxis(perpendicularTo: startGravity)?.axis
             ?? (abs(startGravity.x) < 0.9 ? Vector3.unitX : .unitY)
@@ -240,10 +303,38 @@ public struct MeasurementSession: Sendable {
         // The hinge axis's sign is not observable from the scatter; the task's (first) motion is an
         // extension, so the larger excursion from the start pose during it is taken as positive.
         let end = extensionEnd.map { max(startIndex, $0.index) } ?? trace.count - 1
-        let angles = Self.filterAngles(trace[startIndex...end], mounting: provisional)
+        let angles = Self.filterAngles(trace[startIndex...end], geometry: AngleGeometry(shank: provisional))
         guard let first = angles.first, let low = angles.min(), let high = angles.max() else { return provisional }
         return first - low > high - first ? provisional.reversed : provisional
     }
+
+    /// The knee's geometry with a thigh sensor; `nil` without one, or before any sample.
+    ///
+    /// With ``hingeAxes`` from a calibration, the reference pose is the start pose, the thigh
+    /// taken as level there (seated on a chair or lying on the back) and the shank at its
+    /// inclination under ``mounting`` (0 without a known mounting): the thigh's later turns are
+    /// measured, its pitch at the start is not.
+    ///
+    /// Without them, the boards are strapped alike, as the wiring guide prescribes: each sits on its
+    /// segment as the other does on its own, so that with the knee at a right angle (seated, the
+    /// shin hanging under a level thigh) both are turned alike, and the knee's axis is the same
+    /// vector in both frames, the shank's axis under ``mounting``. The two sensors then read the
+    /// same gravity direction at 90° of flexion, in any posture: the knee angles need no
+    /// reference pose at all.
+    public var legMounting: LegMounting? {
+        guard thighFilter != nil, let shank = mounting else { return nil }
+        guard let hingeAxes else {
+            return LegMounting(
+                axes: HingeAxes(thigh: shank.hingeAxis, shank: shank.hingeAxis), thighGravity: shank.shinAxis,
+                shankGravity: shank.shinAxis)
+        }
+        return LegMounting(
+            axes: hingeAxes, thighGravity: thighStartGravity, shankGravity: startGravity,
+            referenceFlexion: KneeAngle.flexion(shankInclination: shank.sagittalAngle(gravity: startGravity)))
+    }
+
+    /// Where the knee angles come from: the thigh sensor when the session has one.
+    public var kneeAngleSource: KneeAngleSource { thighFilter == nil ? .seatedAssumption : .thighSensor }
 
     /// The measurement's result; `nil` until the session has finished.
     ///
@@ -253,17 +344,27 @@ public struct MeasurementSession: Sendable {
     /// overshoot at a turn) therefore count neither as flexion nor as extension.
     public func result() -> RangeOfMotionResult? {
         guard isFinished, let mounting else { return nil }
+        let leg = legMounting
+        if thighFilter != nil, leg == nil { return nil }
         let points = trace[startIndex...]
+        let shankRegion = calibration == nil ? startGravity : nil
+        let thighRegion = leg != nil && thighCalibration?.sensor == nil ? thighStartGravity : nil
         var angles = RestAnchoredAngles(
-            points: points, mounting: mounting, minimumStillSeconds: parameters.stillAnchorSeconds,
-            anchorRegion: calibration == nil ? (startGravity, cosineOfReturnTolerance) : nil)
-        if knownMounting == nil, let start = angles.values.first {
-            // Without a mounting the start pose defines 0.
+            points: points, geometry: AngleGeometry(shank: mounting, leg: leg),
+            minimumStillSeconds: parameters.stillAnchorSeconds,
+            anchorRegion: shankRegion == nil && thighRegion == nil
+                ? nil
+                : RestAnchoredAngles.AnchorRegion(
+                    shank: shankRegion, thigh: thighRegion, cosine: cosineOfReturnTolerance))
+        // Without a mounting the start pose defines 0, unless two boards strapped alike measure
+        // the knee itself.
+        if knownMounting == nil, leg == nil || hingeAxes != nil, let start = angles.values.first {
             angles.values = angles.values.map { $0 - start }
         }
         guard var result = RangeOfMotionResult(angles: angles.values, flags: flags) else { return nil }
         result.measurementProtocol = parameters.measurementProtocol
-        if isSeatedAssumptionBroken(angles: angles.values) {
+        result.kneeAngleSource = kneeAngleSource
+        if leg == nil, isSeatedAssumptionBroken(angles: angles.values) {
             result.flags.insert(.notSeated)
         }
         if result.minimum < parameters.plausibleMinimum || result.maximum > parameters.plausibleMaximum {
@@ -278,7 +379,7 @@ public struct MeasurementSession: Sendable {
             result.flags.insert(.unsteady)
         }
         // Only a real motion shows whether it was about one hinge; a still leg's noise has no axis.
-        if knownMounting == nil, result.range >= parameters.motionThreshold,
+        if knownMounting == nil, hingeAxes == nil, result.range >= parameters.motionThreshold,
             let (_, offAxis) = scatter.principalAxis(perpendicularTo: startGravity),
             offAxis > parameters.maximumOffHingeFraction
         {
@@ -305,9 +406,23 @@ public struct MeasurementSession: Sendable {
     /// How many samples the session has taken (it ignores those fed after it finished).
     public var sampleCount: Int { trace.count }
 
-    static func filterAngles(_ points: ArraySlice<TracePoint>, mounting: Mounting) -> [Double] {
+    static func filterAngles(_ points: ArraySlice<TracePoint>, geometry: AngleGeometry) -> [Double] {
         var unwrapper = AngleUnwrapper()
-        return points.map { unwrapper.unwrap(mounting.sagittalAngle(gravity: $0.gravity)) }
+        return points.map { unwrapper.unwrap(geometry.angle(shank: $0.gravity, thigh: $0.thighGravity)) }
+    }
+}
+
+/// How the session's angle follows from the sensors' gravity directions (or averaged
+/// accelerometers): the shank's sagittal inclination with one sensor; with a thigh sensor, the
+/// inclination that gives the measured knee flexion under a level thigh.
+struct AngleGeometry {
+    var shank: Mounting
+    var leg: LegMounting?
+
+    func angle(shank shankGravity: Vector3, thigh thighGravity: Vector3) -> Double {
+        guard let leg else { return shank.sagittalAngle(gravity: shankGravity) }
+        return KneeAngle.seatedInclination(
+            flexion: leg.kneeFlexion(thighGravity: thighGravity, shankGravity: shankGravity))
     }
 }
 
@@ -320,4 +435,13 @@ struct TracePoint: Sendable {
     var acceleration: Vector3
     /// Whether the bias-corrected gyro said the sensor was turning (or the bias was still unknown).
     var isTurning: Bool
+    /// The thigh filter's gravity direction, with a thigh sensor.
+    var thighGravity = Vector3.unitZ
+    /// The calibrated thigh accelerometer, g, with a thigh sensor.
+    var thighAcceleration = Vector3.zero
+    /// Like ``isTurning``, for the thigh sensor.
+    var thighIsTurning = false
+
+    /// Whether either sensor was turning: a still phase needs both still.
+    var isEitherTurning: Bool { isTurning || thighIsTurning }
 }

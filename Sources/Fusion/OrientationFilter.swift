@@ -46,6 +46,12 @@ public struct OrientationFilter: Sendable {
     private var pendingTime = 0.0
     /// The last sample's angle increment (radians, sensor frame), for the coning correction.
     private var previousTurn = Vector3.zero
+    /// The samples since the sensor became still: a slow turn that passes for rest shows in how the
+    /// accelerometer's direction moves across them.
+    private var stillRun = StillRun()
+    /// The accelerometer in the almost-inertial frame, averaged since the sensor became still.
+    private var stillLowPass = LowPassFilter<Vector3>()
+    private var stillCoefficients: LowPassCoefficients?
     private var previousTime: Double?
 
     /// - Parameters:
@@ -124,15 +130,28 @@ public struct OrientationFilter: Sendable {
         gyroOrientation = gyroOrientation * Quaternion(rotationVector: turn + previousTurn.cross(turn) * (1.0 / 12))
         previousTurn = turn
 
+        let rotated = gyroOrientation.rotate(acceleration)
+        if restDetector.isStill {
+            stillRun.add(rotationRate: rotationRate, acceleration: acceleration, interval: interval)
+            let r = LowPassCoefficients.cached(&stillCoefficients, interval: interval) {
+                LowPassCoefficients(timeConstant: parameters.restFilterTimeConstant, interval: interval)
+            }
+            _ = stillLowPass.update(rotated, r)
+        } else {
+            stillRun.removeAll()
+            stillLowPass = LowPassFilter()
+        }
         let inertial: Vector3
         if isAtRest && isBiasKnown {
             // At rest the accelerometer reads gravity alone: what the low-pass still remembers of the
             // last movement's accelerations and gyro errors is obsolete, so the inclination follows
-            // the rest's own average instead of fading toward it over τ.
-            inertial = gyroOrientation.rotate(restDetector.referenceAcceleration)
+            // the rest's own average instead of fading toward it over τ. The average is taken in the
+            // almost-inertial frame, where gravity stays put even while the sensor turns slowly (a
+            // thigh swaying under the rest thresholds); in the sensor frame it would lag the turn.
+            inertial = stillLowPass.value
             accelerationLowPass.reset(to: inertial, c)
         } else {
-            inertial = accelerationLowPass.update(gyroOrientation.rotate(acceleration), c)
+            inertial = accelerationLowPass.update(rotated, c)
         }
         // The inclination correction turns the low-passed acceleration onto the vertical, so the
         // vertical seen from the sensor is that acceleration turned back by the gyro's orientation:
@@ -183,10 +202,11 @@ public struct OrientationFilter: Sendable {
         if p.row2.z < noise.initialVariance { p.row2.z += noise.processVariance }
         biasCovariance = p
 
-        if isAtRest {
-            guard isBiasKnown else { return establishBiasAtRest(c, b) }
+        let rest = isAtRest ? restBias : nil
+        if let rest, !isBiasKnown { return establishBiasAtRest(bias: rest.bias, c, b) }
+        if let rest, rest.isSteady {
             // H = I: the averaged gyro reads the bias.
-            let innovation = restDetector.referenceRotationRate - gyroBias
+            let innovation = rest.bias - gyroBias
             correctBias(
                 innovation: innovation, measurement: .identity,
                 noise: Vector3(noise.restVariance, noise.restVariance, noise.restVariance))
@@ -224,24 +244,104 @@ public struct OrientationFilter: Sendable {
 
     /// The first rest of a sensor whose bias was unknown: the averaged gyro is the bias, and the
     /// inclination integrated so far with the wrong bias is replaced by the rest's accelerometer.
-    private mutating func establishBiasAtRest(_ c: LowPassCoefficients, _ b: LowPassCoefficients) {
-        gyroBias = limited(restDetector.referenceRotationRate)
+    private mutating func establishBiasAtRest(bias: Vector3, _ c: LowPassCoefficients, _ b: LowPassCoefficients) {
+        gyroBias = limited(bias)
         let sigma = parameters.biasSigmaRest
         biasCovariance = Matrix3.identity * (sigma * sigma)
         isBiasKnown = true
-        guard let levelling = Quaternion.levelling(restDetector.referenceAcceleration) else { return }
+        let vertical = restDetector.referenceAcceleration
+        guard let levelling = Quaternion.levelling(vertical) else { return }
         gyroOrientation = .identity
         inclinationCorrection = levelling
-        accelerationLowPass.reset(to: restDetector.referenceAcceleration, c)
+        accelerationLowPass.reset(to: vertical, c)
+        // The still average was taken in the frame the unknown bias turned; the new frame starts here.
+        if let r = stillCoefficients { stillLowPass.reset(to: vertical, r) }
         gravity = orientation.verticalInSensorFrame
         let rotation = levelling.matrix
         rotationLowPass.reset(to: rotation, b)
         rotatedBiasLowPass.reset(to: rotation * gyroBias, b)
     }
 
+    /// What a rest measures of the gyro bias: the gyro's average, less the turn the accelerometer
+    /// shows, and whether that turn is slow enough for the rest to measure the bias.
+    ///
+    /// A thigh drifting or swaying slowly stays under the rest thresholds, and its turn, taken for
+    /// bias, would tilt the inclination by degrees once the rest ended. At rest the accelerometer
+    /// reads gravity alone, so its direction turns with the sensor about every axis but the vertical:
+    /// g' = g × ω, hence ω = g' × g for the part that is not about g. Both are taken over the samples
+    /// of the still run, the direction's rate as a least-squares slope and the gyro with the weights
+    /// that slope gives each instant, so they compare like for like. The difference is the bias only
+    /// while the motion's own accelerations are negligible: a sway's turn comes with them (a ±3° sway
+    /// of a 45 cm thigh tilts the shank's accelerometer by a further 0.2°), so a turn faster than
+    /// ``restTurnLimit`` measures nothing. A turn about the vertical remains, bounded by ``isAtRest``.
+    private var restBias: (bias: Vector3, isSteady: Bool) {
+        guard let fit = stillRun.fit, let up = fit.meanAcceleration.normalized else {
+            return (restDetector.referenceRotationRate, true)
+        }
+        let length = fit.meanAcceleration.length
+        let directionRate = fit.accelerationSlope.rejecting(up) * (1 / length)
+        let turn = directionRate.cross(up) * (180 / Double.pi)
+        let limit = Self.restTurnLimit
+        return (fit.weightedRotationRate - turn, turn.lengthSquared <= limit * limit)
+    }
+
+    /// The turn of the vertical, °/s, above which a rest is a slow motion: over the 1.5 s a rest
+    /// lasts at least, the slope of the accelerometer's direction has a noise of about 0.03 °/s.
+    static let restTurnLimit = 0.1
+
     private func limited(_ bias: Vector3) -> Vector3 {
         let m = parameters.maximumBias
         return Vector3(min(max(bias.x, -m), m), min(max(bias.y, -m), m), min(max(bias.z, -m), m))
+    }
+}
+
+/// Sums over the samples of a still run, for a least-squares line through the accelerometer and the
+/// gyro's mean with the same weights; kept as running sums, so a rest allocates nothing.
+struct StillRun: Sendable {
+    private var count = 0.0
+    /// Seconds since the run's first sample.
+    private var elapsed = 0.0
+    private var sumT = 0.0
+    private var sumTT = 0.0
+    private var sumA = Vector3.zero
+    private var sumTA = Vector3.zero
+    private var sumW = Vector3.zero
+    private var sumTW = Vector3.zero
+    private var sumTTW = Vector3.zero
+
+    mutating func removeAll() { self = StillRun() }
+
+    mutating func add(rotationRate: Vector3, acceleration: Vector3, interval: Double) {
+        if count > 0 { elapsed += interval }
+        let t = elapsed
+        count += 1
+        sumT += t
+        sumTT += t * t
+        sumA += acceleration
+        sumTA += acceleration * t
+        sumW += rotationRate
+        sumTW += rotationRate * t
+        sumTTW += rotationRate * (t * t)
+    }
+
+    struct Fit {
+        var meanAcceleration: Vector3
+        /// g/s.
+        var accelerationSlope: Vector3
+        /// The gyro averaged with the weights the slope gives the samples, t(T − t): a slope is the
+        /// mean of the rate of change with those weights.
+        var weightedRotationRate: Vector3
+    }
+
+    /// The line through the run; nil before it holds two instants.
+    var fit: Fit? {
+        let spread = count * sumTT - sumT * sumT
+        let weight = elapsed * sumT - sumTT
+        guard count >= 2, spread > 0, weight > 0 else { return nil }
+        return Fit(
+            meanAcceleration: sumA * (1 / count),
+            accelerationSlope: (sumTA * count - sumA * sumT) * (1 / spread),
+            weightedRotationRate: (sumTW * elapsed - sumTTW) * (1 / weight))
     }
 }
 

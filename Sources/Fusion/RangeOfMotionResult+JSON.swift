@@ -28,6 +28,7 @@ extension RangeOfMotionResult: Codable {
     public enum CodingKeys: String, CodingKey, CaseIterable {
         case range, start, finish, minimum, maximum
         case kneeExtension = "knee_extension", kneeFlexion = "knee_flexion", kneeArc = "knee_arc"
+        case kneeAngleSource = "knee_source"
         case units
         case measurementProtocol = "protocol"
         case flags
@@ -44,12 +45,14 @@ extension RangeOfMotionResult: Codable {
         try container.encode(angles.kneeExtension, forKey: .kneeExtension)
         try container.encode(angles.kneeFlexion, forKey: .kneeFlexion)
         try container.encode(angles.kneeArc, forKey: .kneeArc)
+        try container.encode(kneeAngleSource, forKey: .kneeAngleSource)
         try container.encode(Self.units, forKey: .units)
         try container.encode(measurementProtocol, forKey: .measurementProtocol)
         try container.encode(flags.names, forKey: .flags)
     }
 
-    /// Reads what ``encode(to:)`` writes; `range` and `knee_arc` follow from the extremes.
+    /// Reads what ``encode(to:)`` writes; `range` and `knee_arc` follow from the extremes. A result
+    /// written before the knee angles had a source is a one-sensor one.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let names = try container.decode([String].self, forKey: .flags)
@@ -65,6 +68,8 @@ extension RangeOfMotionResult: Codable {
             kneeExtension: try container.decode(Double.self, forKey: .kneeExtension),
             kneeFlexion: try container.decode(Double.self, forKey: .kneeFlexion),
             measurementProtocol: try container.decode(MeasurementProtocol.self, forKey: .measurementProtocol),
+            kneeAngleSource: try container.decodeIfPresent(KneeAngleSource.self, forKey: .kneeAngleSource)
+                ?? .seatedAssumption,
             flags: flags)
     }
 }

@@ -14,7 +14,9 @@
 ///   `maximum − minimum`.
 ///
 /// It also carries the knee joint angles in the clinical convention (see ``KneeAngle``): with one
-/// sensor, derived under the seated assumption (thigh horizontal and still).
+/// sensor, derived under the seated assumption (thigh horizontal and still); with a thigh sensor,
+/// measured from both (``kneeAngleSource``), and the inclinations are then the shank's from the
+/// thigh's perpendicular, what they would be with the thigh level.
 ///
 /// Its JSON (``CodingKeys``) is the one every reader sees, `romdev measure --json`, `romdev replay
 /// --json` and the control socket's reply alike: the angles as ``reported``, `units`, `protocol`
@@ -39,6 +41,8 @@ public struct RangeOfMotionResult: Hashable, Sendable {
     public var kneeArc: Double { kneeFlexion - kneeExtension }
     /// What the patient was guided through.
     public var measurementProtocol: MeasurementProtocol
+    /// Where the knee angles come from: one sensor under the seated assumption, or both.
+    public var kneeAngleSource: KneeAngleSource
     /// What may make the numbers untrustworthy.
     public var flags: QualityFlags
 
@@ -49,7 +53,8 @@ public struct RangeOfMotionResult: Hashable, Sendable {
     public init(
         start: Double, finish: Double, minimum: Double, maximum: Double,
         kneeExtension: Double? = nil, kneeFlexion: Double? = nil,
-        measurementProtocol: MeasurementProtocol = .extension, flags: QualityFlags = []
+        measurementProtocol: MeasurementProtocol = .extension, kneeAngleSource: KneeAngleSource = .seatedAssumption,
+        flags: QualityFlags = []
     ) {
         self.start = start
         self.finish = finish
@@ -58,6 +63,7 @@ public struct RangeOfMotionResult: Hashable, Sendable {
         self.kneeExtension = kneeExtension ?? KneeAngle.flexion(shankInclination: maximum)
         self.kneeFlexion = kneeFlexion ?? KneeAngle.flexion(shankInclination: minimum)
         self.measurementProtocol = measurementProtocol
+        self.kneeAngleSource = kneeAngleSource
         self.flags = flags
     }
 

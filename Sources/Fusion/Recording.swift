@@ -1,10 +1,12 @@
 /// A recording in the CSV format `romdev record` writes: a header line, then one sample per line.
 ///
 /// ```
-/// time_s,accel_x_g,accel_y_g,accel_z_g,gyro_x_dps,gyro_y_dps,gyro_z_dps,temp_c[,truth_angle_deg]
+/// time_s,accel_x_g,accel_y_g,accel_z_g,gyro_x_dps,gyro_y_dps,gyro_z_dps,temp_c[,thigh_accel_x_g,
+///   thigh_accel_y_g,thigh_accel_z_g,thigh_gyro_x_dps,thigh_gyro_y_dps,thigh_gyro_z_dps][,truth_angle_deg]
 /// ```
 /// Times are seconds on the sensor's clock and must increase strictly; the sample rate is whatever the
-/// timestamps say, and may vary. The optional last column is a reference sagittal angle (degrees),
+/// timestamps say, and may vary. A recording with a thigh sensor has its readings at the same
+/// instants after the shank's. The optional last column is a reference sagittal angle (degrees),
 /// written by the simulator or an optical reference.
 ///
 /// Values a sensor of the MPU-6050 family cannot produce are refused (see ``limits``), as is a
@@ -14,30 +16,49 @@
 public struct Recording: Hashable, Sendable {
     /// The header without the truth column.
     public static let header = "time_s,accel_x_g,accel_y_g,accel_z_g,gyro_x_dps,gyro_y_dps,gyro_z_dps,temp_c"
+    /// The thigh sensor's columns, after the shank's.
+    public static let thighColumns =
+        "thigh_accel_x_g,thigh_accel_y_g,thigh_accel_z_g,thigh_gyro_x_dps,thigh_gyro_y_dps,thigh_gyro_z_dps"
     /// The name of the optional truth column.
     public static let truthColumn = "truth_angle_deg"
 
+    /// The shank sensor's samples.
     public var samples: [InertialSample]
     /// Die temperature of each sample, °C.
     public var temperatures: [Double]
+    /// The thigh sensor's samples at the same instants, when the file has its columns.
+    public var thighSamples: [InertialSample]?
     /// The reference angle of each sample (degrees), when the file has the truth column.
     public var truthAngles: [Double]?
 
-    /// The values each column may hold, in the header's order: time (about 31 years of a sensor
-    /// clock either way), acceleration (the widest full-scale range, ±16 g), angular rate
-    /// (±2000 °/s), die temperature (the register's whole span, −60…133 °C, beyond the −40…85 °C
-    /// rating) and a reference angle (one turn either way).
-    public static let limits: [ClosedRange<Double>] = [
-        -1e9...1e9, -16...16, -16...16, -16...16, -2000...2000, -2000...2000, -2000...2000, -60...133, -360...360,
-    ]
+    /// The values a column may hold: time (about 31 years of a sensor clock either way),
+    /// acceleration (the widest full-scale range, ±16 g), angular rate (±2000 °/s), die temperature
+    /// (the register's whole span, −60…133 °C, beyond the −40…85 °C rating) and a reference angle
+    /// (one turn either way).
+    public static func limits(ofColumn name: Substring) -> ClosedRange<Double> {
+        if name == "time_s" { return -1e9...1e9 }
+        if name.contains("accel") { return -16...16 }
+        if name.contains("gyro") { return -2000...2000 }
+        if name == "temp_c" { return -60...133 }
+        return -360...360
+    }
 
     /// The lowest mean accelerometer magnitude a recording may have.
     public static let minimumMeanAccelerationG = 0.5
 
-    public init(samples: [InertialSample], temperatures: [Double], truthAngles: [Double]? = nil) {
+    public init(
+        samples: [InertialSample], temperatures: [Double], thighSamples: [InertialSample]? = nil,
+        truthAngles: [Double]? = nil
+    ) {
         self.samples = samples
         self.temperatures = temperatures
+        self.thighSamples = thighSamples
         self.truthAngles = truthAngles
+    }
+
+    /// The header of a recording with these columns.
+    public static func header(thigh: Bool, truth: Bool) -> String {
+        header + (thigh ? "," + thighColumns : "") + (truth ? "," + truthColumn : "")
     }
 
     /// Parses the CSV text of a recording. Line ends may be LF or CRLF; trailing empty lines are ignored.
@@ -49,16 +70,19 @@ public struct Recording: Hashable, Sendable {
         while let last = lines.last, last.isEmpty || last == "\r" { lines.removeLast() }
         guard let headerLine = lines.first else { throw .empty }
         let header = Self.trimmed(headerLine)
-        let hasTruth: Bool
-        switch header {
-        case Self.header: hasTruth = false
-        case Self.header + "," + Self.truthColumn: hasTruth = true
-        default: throw .unexpectedHeader(String(header))
-        }
-        let columns = hasTruth ? 9 : 8
+        guard
+            let layout = [(false, false), (false, true), (true, false), (true, true)]
+                .first(where: { Self.header(thigh: $0.0, truth: $0.1) == header })
+        else { throw .unexpectedHeader(String(header)) }
+        let (hasThigh, hasTruth) = layout
+        let names = header.split(separator: ",")
+        let limits = names.map(Self.limits(ofColumn:))
+        let columns = names.count
         var samples: [InertialSample] = [], temperatures: [Double] = [], truth: [Double] = []
+        var thigh: [InertialSample] = []
         samples.reserveCapacity(lines.count - 1)
         temperatures.reserveCapacity(lines.count - 1)
+        if hasThigh { thigh.reserveCapacity(lines.count - 1) }
         if hasTruth { truth.reserveCapacity(lines.count - 1) }
         var values = [Double](repeating: 0, count: columns)
         for (offset, rawLine) in lines.enumerated().dropFirst() {
@@ -71,8 +95,9 @@ public struct Recording: Hashable, Sendable {
                 guard let value = Double(field), value.isFinite else {
                     throw .invalidNumber(line: lineNumber, column: column + 1, text: String(field))
                 }
-                guard Self.limits[column].contains(value) else {
-                    throw .impossibleValue(line: lineNumber, column: column + 1, value: value)
+                guard limits[column].contains(value) else {
+                    throw .impossibleValue(
+                        line: lineNumber, column: column + 1, name: String(names[column]), value: value)
                 }
                 values[column] = value
             }
@@ -85,14 +110,23 @@ public struct Recording: Hashable, Sendable {
                     acceleration: Vector3(values[1], values[2], values[3]),
                     rotationRate: Vector3(values[4], values[5], values[6])))
             temperatures.append(values[7])
-            if hasTruth { truth.append(values[8]) }
+            if hasThigh {
+                thigh.append(
+                    InertialSample(
+                        time: values[0],
+                        acceleration: Vector3(values[8], values[9], values[10]),
+                        rotationRate: Vector3(values[11], values[12], values[13])))
+            }
+            if hasTruth { truth.append(values[columns - 1]) }
         }
         guard !samples.isEmpty else { throw .noSamples }
         var magnitudeSum = 0.0
         for sample in samples { magnitudeSum += sample.acceleration.length }
         let meanMagnitude = magnitudeSum / Double(samples.count)
         guard meanMagnitude >= Self.minimumMeanAccelerationG else { throw .noGravity(meanG: meanMagnitude) }
-        self.init(samples: samples, temperatures: temperatures, truthAngles: hasTruth ? truth : nil)
+        self.init(
+            samples: samples, temperatures: temperatures, thighSamples: hasThigh ? thigh : nil,
+            truthAngles: hasTruth ? truth : nil)
     }
 
     private static func trimmed(_ line: Substring) -> Substring {
@@ -107,13 +141,11 @@ public enum RecordingError: Error, Hashable, Sendable, CustomStringConvertible {
     case wrongFieldCount(line: Int, expected: Int, found: Int)
     case invalidNumber(line: Int, column: Int, text: String)
     case timeNotIncreasing(line: Int)
-    /// A number beyond what the sensor can measure (``Recording/limits``).
-    case impossibleValue(line: Int, column: Int, value: Double)
+    /// A number beyond what the sensor can measure (``Recording/limits(ofColumn:)``), in the named column.
+    case impossibleValue(line: Int, column: Int, name: String, value: Double)
     case noSamples
     /// The accelerometer's mean magnitude, far below the 1 g of gravity.
     case noGravity(meanG: Double)
-
-    private static let columnNames = (Recording.header + "," + Recording.truthColumn).split(separator: ",")
 
     /// The line the problem is on, if it is on one.
     public var line: Int? {
@@ -121,7 +153,7 @@ public enum RecordingError: Error, Hashable, Sendable, CustomStringConvertible {
         case .empty, .noSamples, .noGravity: nil
         case .unexpectedHeader: 1
         case let .wrongFieldCount(line, _, _), let .invalidNumber(line, _, _), let .timeNotIncreasing(line),
-            let .impossibleValue(line, _, _):
+            let .impossibleValue(line, _, _, _):
             line
         }
     }
@@ -131,17 +163,18 @@ public enum RecordingError: Error, Hashable, Sendable, CustomStringConvertible {
         case .empty:
             "the file is empty"
         case let .unexpectedHeader(found):
-            "line 1: expected the header '\(Recording.header)' (optionally followed by ',\(Recording.truthColumn)'), found '\(found.prefix(120))'"
+            "line 1: expected the header '\(Recording.header)' (optionally followed by the thigh's "
+                + "',\(Recording.thighColumns)', then ',\(Recording.truthColumn)'), found '\(found.prefix(120))'"
         case let .wrongFieldCount(line, expected, found):
             "line \(line): expected \(expected) comma-separated fields, found \(found)"
         case let .invalidNumber(line, column, text):
             "line \(line), column \(column): '\(text.prefix(40))' is not a finite number"
         case let .timeNotIncreasing(line):
             "line \(line): time_s does not increase"
-        case let .impossibleValue(line, column, value):
+        case let .impossibleValue(line, column, name, value):
             "line \(line), column \(column): \(value) is beyond what the sensor measures "
-                + "(\(Self.columnNames[column - 1]) from \(Recording.limits[column - 1].lowerBound) to "
-                + "\(Recording.limits[column - 1].upperBound))"
+                + "(\(name) from \(Recording.limits(ofColumn: Substring(name)).lowerBound) to "
+                + "\(Recording.limits(ofColumn: Substring(name)).upperBound))"
         case .noSamples:
             "the file has a header but no samples"
         case let .noGravity(meanG):

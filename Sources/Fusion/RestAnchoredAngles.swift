@@ -6,7 +6,8 @@
 /// session is known, so it is smoothed as inertial navigation smooths between zero-velocity updates:
 /// - where the gyro says the leg is not turning for at least `minimumStillSeconds` (a *still phase*),
 ///   the inclination is the accelerometer's, averaged over a short centred window: with no rotation
-///   and no movement it measures gravity alone;
+///   and no movement it measures gravity alone (with a thigh sensor, both gyros must say so, and the
+///   angle is that of both averaged accelerometers);
 /// - in between, the filter's angle minus its error, which is known at the still phases on either
 ///   side and interpolated linearly in time between them (before the first and after the last still
 ///   phase, held).
@@ -27,34 +28,54 @@ struct RestAnchoredAngles {
     /// 200 Hz, where the MPU-6050's noise averages to about 0.03°.
     static let averagingHalfWidth = 0.25
 
+    /// The poses near the start where an uncalibrated accelerometer's offsets tilt it as at the
+    /// start: each uncalibrated sensor's start direction (unit) and the cosine of the cone's
+    /// half-angle.
+    struct AnchorRegion {
+        /// The shank sensor's, when it is uncalibrated.
+        var shank: Vector3?
+        /// The thigh sensor's, when the angle uses it and it is uncalibrated.
+        var thigh: Vector3?
+        var cosine: Double
+    }
+
     /// - Parameters:
-    ///   - anchorRegion: when given, only still phases whose accelerometer direction lies within
-    ///     this cone (unit axis, cosine of its half-angle) are anchors. An uncalibrated
+    ///   - anchorRegion: when given, only still phases whose accelerometer directions (both
+    ///     sensors') lie within their cones are anchors. An uncalibrated
     ///     accelerometer's offsets tilt its direction by up to a few degrees, differently in each
     ///     pose; between two poses far apart, the gyro's measured turn is then the better
     ///     difference, so such a sensor is anchored only near the start pose, where the offset's
     ///     tilt is the start's own.
     init(
-        points: ArraySlice<TracePoint>, mounting: Mounting, minimumStillSeconds: Double,
-        anchorRegion: (axis: Vector3, cosine: Double)? = nil
+        points: ArraySlice<TracePoint>, geometry: AngleGeometry, minimumStillSeconds: Double,
+        anchorRegion: AnchorRegion? = nil
     ) {
-        let filterAngles = MeasurementSession.filterAngles(points, mounting: mounting)
+        let filterAngles = MeasurementSession.filterAngles(points, geometry: geometry)
         let base = points.startIndex
         // Each still phase with the running sums of its accelerometer, for the centred averages; the
         // last sum is the whole phase's, which places it in or out of the anchor region.
         let runs = Self.stillRuns(points, minimumSeconds: minimumStillSeconds)
         largestStillTurnRate = runs.reduce(0) { largest, run in
             let phase = points[(base + run.lowerBound)..<(base + run.upperBound)]
-            return max(largest, abs(Self.steadyTurnRate(phase, mounting: mounting) ?? 0))
+            return max(largest, abs(Self.steadyTurnRate(phase, geometry: geometry) ?? 0))
         }
         let anchors = runs.map { run in
             var prefix = [Vector3](repeating: .zero, count: run.count + 1)
-            for (k, index) in run.enumerated() { prefix[k + 1] = prefix[k] + points[base + index].acceleration }
-            return (run: run, prefix: prefix)
+            var thighPrefix = [Vector3](repeating: .zero, count: run.count + 1)
+            for (k, index) in run.enumerated() {
+                prefix[k + 1] = prefix[k] + points[base + index].acceleration
+                thighPrefix[k + 1] = thighPrefix[k] + points[base + index].thighAcceleration
+            }
+            return (run: run, prefix: prefix, thighPrefix: thighPrefix)
         }.filter { anchor in
             guard let anchorRegion else { return true }
-            guard let direction = anchor.prefix[anchor.run.count].normalized else { return false }
-            return direction.dot(anchorRegion.axis) >= anchorRegion.cosine
+            func within(_ sum: Vector3, _ axis: Vector3) -> Bool {
+                guard let direction = sum.normalized else { return false }
+                return direction.dot(axis) >= anchorRegion.cosine
+            }
+            let count = anchor.run.count
+            return anchorRegion.shank.map { within(anchor.prefix[count], $0) } ?? true
+                && anchorRegion.thigh.map { within(anchor.thighPrefix[count], $0) } ?? true
         }
         guard !anchors.isEmpty else {
             values = filterAngles
@@ -62,7 +83,7 @@ struct RestAnchoredAngles {
         }
         // The filter's error at each point of a still phase.
         var errors = [Double](repeating: .nan, count: filterAngles.count)
-        for (run, prefix) in anchors {
+        for (run, prefix, thighPrefix) in anchors {
             var low = 0, high = 0
             var wanderLow = Double.infinity, wanderHigh = -Double.infinity
             for index in run {
@@ -71,8 +92,8 @@ struct RestAnchoredAngles {
                 while high + 1 < run.count,
                     points[base + run.lowerBound + high + 1].time <= time + Self.averagingHalfWidth
                 { high += 1 }
-                let mean = prefix[high + 1] - prefix[low]
-                let measured = mounting.sagittalAngle(gravity: mean)
+                let measured = geometry.angle(
+                    shank: prefix[high + 1] - prefix[low], thigh: thighPrefix[high + 1] - thighPrefix[low])
                 // The same turn as the filter's unwrapped angle.
                 let difference = AngleUnwrapper.halfTurn(measured - filterAngles[index])
                 errors[index] = -difference
@@ -120,14 +141,16 @@ struct RestAnchoredAngles {
     /// phase, a least-squares line through every sample; `nil` when the interior is shorter than
     /// half a second, or the rate is within four standard errors of zero (its noise: a still leg
     /// reaches that once in 15 000 phases).
-    static func steadyTurnRate(_ phase: ArraySlice<TracePoint>, mounting: Mounting) -> Double? {
+    static func steadyTurnRate(_ phase: ArraySlice<TracePoint>, geometry: AngleGeometry) -> Double? {
         guard let first = phase.first?.time, let last = phase.last?.time else { return nil }
         let interior = phase.filter { $0.time >= first + settlingSeconds && $0.time <= last - settlingSeconds }
         guard interior.count >= 10, let start = interior.first?.time, let end = interior.last?.time,
             end - start >= 0.5
         else { return nil }
         var unwrapper = AngleUnwrapper()
-        let angles = interior.map { unwrapper.unwrap(mounting.sagittalAngle(gravity: $0.acceleration)) }
+        let angles = interior.map {
+            unwrapper.unwrap(geometry.angle(shank: $0.acceleration, thigh: $0.thighAcceleration))
+        }
         let count = Double(angles.count)
         let meanTime = interior.reduce(0) { $0 + $1.time } / count
         let meanAngle = angles.reduce(0, +) / count
@@ -159,7 +182,7 @@ struct RestAnchoredAngles {
             start = nil
         }
         for (offset, point) in points.enumerated() {
-            if point.isTurning { close(offset) } else if start == nil { start = offset }
+            if point.isEitherTurning { close(offset) } else if start == nil { start = offset }
         }
         close(points.count)
         return runs

@@ -30,15 +30,18 @@ public struct AccuracyTrial: Sendable {
     public var source: ErrorSource
     public var calibrated: Bool
     public var measurementProtocol: MeasurementProtocol
+    /// Whether a thigh sensor is fitted too (see ``runWithThighSensor()``).
+    public var thighSensor: Bool
 
     public init(
         seed: UInt64, source: ErrorSource = .all, calibrated: Bool = true,
-        measurementProtocol: MeasurementProtocol = .extension
+        measurementProtocol: MeasurementProtocol = .extension, thighSensor: Bool = false
     ) {
         self.seed = seed
         self.source = source
         self.calibrated = calibrated
         self.measurementProtocol = measurementProtocol
+        self.thighSensor = thighSensor
     }
 
     /// What came out, against the truth.
@@ -63,11 +66,19 @@ public struct AccuracyTrial: Sendable {
         public var motionSamples: Int
         public var samples: Int
         public var lostSamples: Int
+
+        /// A trial whose guided calibration refused the simulated procedure: no measurement.
+        static func refused(_ refusal: CalibrationError) -> Outcome {
+            Outcome(
+                trueRange: .nan, calibrationRefusal: refusal, motionSquaredError: 0, motionSamples: 0, samples: 0,
+                lostSamples: 0)
+        }
     }
 
     /// Runs the trial.
     /// - Throws: `MPU6050Error` if the simulated driver fails (it should not).
     public func run() throws -> Outcome {
+        if thighSensor { return try runWithThighSensor() }
         var random = SplitMix64(seed: seed &* 0x9E37_79B9 &+ 17)
         let errors = source.errors(seed: seed, random: &random)
         let mounting = randomRotation(&random)
@@ -77,9 +88,7 @@ public struct AccuracyTrial: Sendable {
             do {
                 calibration = try calibrate(errors: errors, mounting: mounting, load: load, random: &random)
             } catch let refusal as CalibrationError {
-                return Outcome(
-                    trueRange: .nan, calibrationRefusal: refusal, motionSquaredError: 0, motionSamples: 0,
-                    samples: 0, lostSamples: 0)
+                return .refused(refusal)
             }
         }
         let rest = uniform(-5, 15, &random)
@@ -125,7 +134,7 @@ public struct AccuracyTrial: Sendable {
     /// What the patient does: an extension from `rest` (peak 45…110°), or the arc, whose flexion
     /// step takes the shank 10…45° past vertical (knee flexion 100…135°), and at least 15° back from
     /// the rest, enough to leave the start pose.
-    private static func movement(
+    static func movement(
         _ measurementProtocol: MeasurementProtocol, rest: Double, random: inout SplitMix64
     ) -> MotionModel.Movement {
         switch measurementProtocol {
@@ -150,7 +159,7 @@ public struct AccuracyTrial: Sendable {
     /// The guided calibration over the simulated procedure, with the die at a steady 25 °C (the
     /// measurement then runs warmer, leaving the residual offsets of real use), read with this
     /// trial's host timing.
-    private func calibrate(
+    func calibrate(
         errors: SensorErrorModel, mounting: Rotation, load: HostLoad, random: inout SplitMix64
     ) throws -> Calibration {
         var cool = errors
@@ -212,12 +221,12 @@ public struct AccuracyTrial: Sendable {
     }
 }
 
-private func uniform(_ low: Double, _ high: Double, _ random: inout SplitMix64) -> Double {
+func uniform(_ low: Double, _ high: Double, _ random: inout SplitMix64) -> Double {
     low + (high - low) * random.nextUnit()
 }
 
 /// A rotation drawn uniformly (a normalised 4-D Gaussian is a uniform unit quaternion).
-private func randomRotation(_ random: inout SplitMix64) -> Rotation {
+func randomRotation(_ random: inout SplitMix64) -> Rotation {
     let w = random.nextGaussian()
     let axis = SIMD3(random.nextGaussian(), random.nextGaussian(), random.nextGaussian())
     let sine = (axis * axis).sum().squareRoot()

@@ -21,6 +21,9 @@ public enum ErrorSource: String, CaseIterable, Sendable {
     /// The thigh swaying ±0.5…1.5° over 6…15 s and drifting 0.5…2° either way over 6…20 s,
     /// turning the shank with it.
     case thighMotion = "thigh sway and drift"
+    /// The same with the thigh swaying ±2…3° and drifting 1…3°: a patient who shifts on the chair
+    /// while holding the leg up.
+    case largeThighMotion = "thigh ±2…3°"
     /// Reads 5–100 ms apart, one in ten after a stall of 0.2–0.4 s.
     case hostJitter = "host jitter, stalls"
     case all = "all of the above"
@@ -41,7 +44,7 @@ public enum ErrorSource: String, CaseIterable, Sendable {
         let start = 26 + 8 * random.nextUnit()
         errors.temperature = DieTemperature(startCelsius: start, settledCelsius: start + 6, timeConstantSeconds: 120)
         switch self {
-        case .noise, .thighMotion, .hostJitter: break
+        case .noise, .thighMotion, .largeThighMotion, .hostJitter: break
         case .gyroScale: errors.gyroSensitivity = datasheet.gyroSensitivity.diagonalOnly
         case .gyroCrossAxis: errors.gyroSensitivity = datasheet.gyroSensitivity.crossAxisOnly
         case .accelScale: errors.accelSensitivity = datasheet.accelSensitivity.diagonalOnly
@@ -72,10 +75,12 @@ public enum ErrorSource: String, CaseIterable, Sendable {
 
     /// The thigh's movement during the measurement.
     func thigh(random: inout SplitMix64) -> ThighMovement {
-        guard self == .thighMotion || self == .all else { return .none }
-        let amplitude = 0.5 + random.nextUnit(), period = 6 + 9 * random.nextUnit()
+        guard self == .thighMotion || self == .largeThighMotion || self == .all else { return .none }
+        let large = self == .largeThighMotion
+        let amplitude = (large ? 2 : 0.5) + random.nextUnit(), period = 6 + 9 * random.nextUnit()
         let phase = 2 * Double.pi * random.nextUnit()
-        let drift = (random.nextUnit() < 0.5 ? -1 : 1) * (0.5 + 1.5 * random.nextUnit())
+        let drift =
+            (random.nextUnit() < 0.5 ? -1 : 1) * (large ? 1 + 2 * random.nextUnit() : 0.5 + 1.5 * random.nextUnit())
         return ThighMovement(
             amplitudeDegrees: amplitude, periodSeconds: period, phase: phase, driftDegrees: drift,
             driftSeconds: 6 + 14 * random.nextUnit())

@@ -51,7 +51,7 @@ public struct InclinationReference: Sendable, Equatable {
 /// The gravity estimate of every sample, as `romdev replay --trace` writes it. Non-finite values
 /// are kept (as NaN) so that scoring can report them instead of the file being refused.
 public struct GravityTrace: Sendable, Equatable {
-    public static let header = "time_s,gravity_x,gravity_y,gravity_z,angle_deg"
+    public static let header = "time_s,gravity_x,gravity_y,gravity_z,angle_deg,knee_angle_deg"
 
     public var times: [Double]
     public var gravity: [Vector3]
@@ -64,7 +64,7 @@ public struct GravityTrace: Sendable, Equatable {
     /// - Throws: ``InclinationFileError`` naming the first bad line.
     public init(csv text: String) throws(InclinationFileError) {
         var times: [Double] = [], gravity: [Vector3] = []
-        for (line, fields) in try CSVRows.rows(of: text, header: Self.header, columns: 5) {
+        for (line, fields) in try CSVRows.rows(of: text, header: Self.header, columns: 6) {
             times.append(try CSVRows.finite(fields[0], line: line, column: 1))
             let x = try CSVRows.number(fields[1], line: line, column: 2)
             let y = try CSVRows.number(fields[2], line: line, column: 3)

@@ -30,7 +30,7 @@ extension Romdev {
         files: [
             .init(
                 ApplianceConfiguration.defaultPath,
-                "The configuration of romdev daemon (--config overrides): sensor bus and address, GPIO lines, sample rate, reminder times, quiet hours, time zone. 'romdev daemon --print-config' prints the default file with every key explained; 'make install' and the package install it once and never overwrite it."
+                "The configuration of romdev daemon (--config overrides): sensor bus and address, the thigh sensor's address (thigh_address), GPIO lines, sample rate, reminder times, quiet hours, time zone. 'romdev daemon --print-config' prints the default file with every key explained; 'make install' and the package install it once and never overwrite it."
             ),
             .init(
                 "\(StorePath.systemDirectory)/\(StorePath.fileName)",

@@ -14,16 +14,19 @@ extension GuidedProcedureRunner where Procedure == GuidedCalibration {
 
     /// - Parameters:
     ///   - sensor: Configured (`configure(_:)` done); owned by the calibration until it ends.
+    ///   - thigh: The thigh's sensor, configured alike, or nil without one.
     ///   - parameters: The procedure's timing.
     ///   - tickSeconds, pacing: As for ``RangeOfMotionMeasurement``.
     ///   - onStep: Each step as it begins, `.holdStill` first.
     public convenience init(
-        sensor: MPU6050, parameters: GuidedCalibration.Parameters = GuidedCalibration.Parameters(),
+        sensor: MPU6050, thigh: MPU6050? = nil,
+        parameters: GuidedCalibration.Parameters = GuidedCalibration.Parameters(),
         tickSeconds: Double = 0.05, pacing: SamplingLoop.Pacing = .dispatchTimer,
         onStep: @escaping @Sendable (GuidedCalibration.Step) -> Void = { _ in }
     ) {
         self.init(
-            GuidedCalibration(parameters: parameters), sensor: sensor, tickSeconds: tickSeconds, pacing: pacing,
+            GuidedCalibration(parameters: parameters), sensor: sensor, thigh: thigh, tickSeconds: tickSeconds,
+            pacing: pacing,
             label: "romdev.calibration", onStep: onStep)
     }
 }
@@ -45,20 +48,15 @@ public enum CalibrationRunFailure: Error, Equatable, Sendable, CustomStringConve
     }
 }
 
-extension GuidedCalibration: SampledProcedure {
-    public typealias Product = Calibration
-    public typealias Failure = CalibrationRunFailure
+/// What the calibration's procedures share on the runner: a calibration once finished, nothing
+/// before (no partial result), and the run's failures.
+public protocol CalibrationProcedure: SampledProcedure
+where Product == Calibration, Failure == CalibrationRunFailure {
+    /// The result, once finished.
+    var calibration: Calibration? { get }
+}
 
-    public var isFinished: Bool { step == .finished }
-
-    public mutating func take(_ sample: InertialSample) throws(CalibrationRunFailure) {
-        do throws(CalibrationError) {
-            _ = try update(sample)
-        } catch {
-            throw .procedure(error)
-        }
-    }
-
+extension CalibrationProcedure {
     /// Nothing to end with: the calibration goes on.
     public mutating func stop() {}
 
@@ -70,4 +68,31 @@ extension GuidedCalibration: SampledProcedure {
     public func sensorFailure(_ error: MPU6050Error) -> CalibrationRunFailure { .sensor(error) }
 
     public static var aborted: CalibrationRunFailure { .aborted }
+}
+
+extension GuidedCalibration: CalibrationProcedure {
+    public var isFinished: Bool { step == .finished }
+
+    public mutating func take(_ sample: InertialSample, thigh: InertialSample?) throws(CalibrationRunFailure) {
+        do throws(CalibrationError) {
+            _ = try update(sample)
+        } catch {
+            throw .procedure(error)
+        }
+    }
+}
+
+/// The knee-axis step (``HingeCalibration``) on the sensors: it needs the thigh's sample beside
+/// every shank sample, and refuses without one.
+extension HingeCalibration: CalibrationProcedure {
+    public var isFinished: Bool { step == .finished }
+
+    public mutating func take(_ sample: InertialSample, thigh: InertialSample?) throws(CalibrationRunFailure) {
+        do throws(CalibrationError) {
+            guard let thigh else { throw .needsThighSensor }
+            _ = try update(sample, thigh: thigh)
+        } catch {
+            throw .procedure(error)
+        }
+    }
 }

@@ -14,9 +14,10 @@ public protocol SampledProcedure: Sendable {
 
     var step: Step { get }
     var isFinished: Bool { get }
-    /// Takes one raw sample (never once finished).
+    /// Takes one raw sample of the shank's sensor and, when a thigh sensor is fitted, the thigh's
+    /// sample aligned to the same instant (never once finished).
     /// - Throws: When the procedure refuses its input.
-    mutating func take(_ sample: InertialSample) throws(Failure)
+    mutating func take(_ sample: InertialSample, thigh: InertialSample?) throws(Failure)
     /// Ends the procedure early with what it has; one without a partial result goes on.
     mutating func stop() throws(Failure)
     /// What the procedure gave once the loop ended without an error.
@@ -27,8 +28,9 @@ public protocol SampledProcedure: Sendable {
     static var aborted: Failure { get }
 }
 
-/// Runs a guided procedure on a live sensor: the sampling loop drains the FIFO, every sample is
-/// corrected and fed once to the procedure, and each step is reported as it begins, so that a
+/// Runs a guided procedure on a live sensor: the sampling loop drains the FIFO (both FIFOs in the
+/// same tick when a thigh sensor is fitted, each shank sample paired with the thigh's reading at
+/// its instant by ``SensorPairAligner``), every sample is fed once to the procedure, and each step is reported as it begins, so that a
 /// caller can cue the patient (LED, buzzer, terminal). It ends when the procedure finishes or
 /// refuses, the sensor fails (never trapping or hanging: the driver reports a FIFO that stays
 /// empty as an error), or on ``stop()`` (with the result so far) or ``abort()`` (without one).
@@ -50,6 +52,8 @@ public final class GuidedProcedureRunner<Procedure: SampledProcedure>: @unchecke
     private let ticker: SampleTicker
     private var procedure: Procedure
     private var reported: Procedure.Step?
+    /// The procedure's refusal of a sample, thrown at the end of the tick.
+    private var refusal: Procedure.Failure?
 
     private let loop: SamplingLoop
     private let onStep: @Sendable (Procedure.Step) -> Void
@@ -65,6 +69,8 @@ public final class GuidedProcedureRunner<Procedure: SampledProcedure>: @unchecke
     ///   - procedure: The procedure, at its start.
     ///   - sensor: Configured (`configure(_:)` done), FIFO mode recommended; owned by the runner
     ///     until it ends.
+    ///   - thigh: The thigh's sensor on the same clock, configured as `sensor` and owned alike;
+    ///     nil without one (the procedure then takes `thigh: nil`).
     ///   - tickSeconds: Sampling loop period; 50 ms drains about 10 samples at 200 Hz, far inside
     ///     the FIFO's 0.43 s.
     ///   - pacing: `.dispatchTimer` on hardware and real-time simulation; `.sleeping(clock)` with
@@ -72,11 +78,11 @@ public final class GuidedProcedureRunner<Procedure: SampledProcedure>: @unchecke
     ///   - label: The loop's queue label.
     ///   - onStep: Each step as it begins (see the threading contract).
     public init(
-        _ procedure: Procedure, sensor: MPU6050, tickSeconds: Double, pacing: SamplingLoop.Pacing, label: String,
-        onStep: @escaping @Sendable (Procedure.Step) -> Void
+        _ procedure: Procedure, sensor: MPU6050, thigh: MPU6050? = nil, tickSeconds: Double,
+        pacing: SamplingLoop.Pacing, label: String, onStep: @escaping @Sendable (Procedure.Step) -> Void
     ) {
         self.procedure = procedure
-        ticker = SampleTicker(sensor: sensor, periodSeconds: tickSeconds, clock: sensor.clock)
+        ticker = SampleTicker(sensor: sensor, thigh: thigh, periodSeconds: tickSeconds, clock: sensor.clock)
         loop = SamplingLoop(periodSeconds: tickSeconds, pacing: pacing, label: label)
         self.onStep = onStep
     }
@@ -130,18 +136,8 @@ public final class GuidedProcedureRunner<Procedure: SampledProcedure>: @unchecke
     private func tick() throws -> SamplingLoop.Next {
         if reported == nil { report(procedure.step) }
         if requests.withLock({ $0.abort }) { throw Procedure.aborted }
-        var refusal: Procedure.Failure?
         do throws(MPU6050Error) {
-            try ticker.tick { raw in
-                guard refusal == nil, !procedure.isFinished else { return }
-                do throws(Procedure.Failure) {
-                    try procedure.take(InertialSample(raw))
-                } catch {
-                    refusal = error
-                    return
-                }
-                if procedure.step != reported { report(procedure.step) }
-            }
+            try ticker.tick { take($0, thigh: $1) }
         } catch {
             throw procedure.sensorFailure(error)
         }
@@ -149,10 +145,26 @@ public final class GuidedProcedureRunner<Procedure: SampledProcedure>: @unchecke
         let requested = requests.withLock { $0 }
         if requested.abort { throw Procedure.aborted }
         if requested.stop, !procedure.isFinished {
+            // The shank samples still waiting for the thigh's belong to what the procedure has.
+            ticker.finish { take($0, thigh: $1) }
+            if let refusal { throw refusal }
             try procedure.stop()
             if procedure.step != reported { report(procedure.step) }
         }
         return procedure.isFinished ? .finish : .continue
+    }
+
+    /// Feeds one sample (and the thigh's at its instant) to the procedure; after a refusal, or once
+    /// it has finished, the rest of the tick's samples are not taken.
+    private func take(_ shank: IMUSample, thigh: IMUSample?) {
+        guard refusal == nil, !procedure.isFinished else { return }
+        do throws(Procedure.Failure) {
+            try procedure.take(InertialSample(shank), thigh: thigh.map(InertialSample.init))
+        } catch {
+            refusal = error
+            return
+        }
+        if procedure.step != reported { report(procedure.step) }
     }
 
     private func report(_ step: Procedure.Step) {

@@ -15,25 +15,28 @@ extension GuidedProcedureRunner where Procedure == RangeOfMotionProcedure {
     /// - Parameters:
     ///   - sensor: Configured (`configure(_:)` done), FIFO mode recommended; owned by the
     ///     measurement until it ends.
+    ///   - thigh: The thigh's sensor, configured alike, or nil without one.
     ///   - calibration: The sensor's calibration, or nil to use raw samples (the filter still
     ///     learns the gyro bias at rest; accelerometer offsets remain). Its mounting, when
     ///     present, fixes the sagittal plane, otherwise the session estimates it from the start
     ///     pose and the motion.
     ///   - parameters: The session's rules (time-out, thresholds).
     ///   - fusion: The filter's tuning.
-    ///   - tickSeconds, pacing: See ``GuidedProcedureRunner/init(_:sensor:tickSeconds:pacing:label:onStep:)``.
+    ///   - tickSeconds, pacing: See ``GuidedProcedureRunner/init(_:sensor:thigh:tickSeconds:pacing:label:onStep:)``.
     ///   - onProgress: Phase reports: first `.settling`, then each change, `.finished` last (when
     ///     the session finished).
     public convenience init(
-        sensor: MPU6050, calibration: Calibration?, parameters: SessionParameters = SessionParameters(),
-        fusion: FusionParameters = FusionParameters(), tickSeconds: Double = 0.05,
+        sensor: MPU6050, thigh: MPU6050? = nil, calibration: Calibration?,
+        parameters: SessionParameters = SessionParameters(), fusion: FusionParameters = FusionParameters(),
+        tickSeconds: Double = 0.05,
         pacing: SamplingLoop.Pacing = .dispatchTimer,
         onProgress: @escaping @Sendable (MeasurementSession.Phase) -> Void = { _ in }
     ) {
         self.init(
             RangeOfMotionProcedure(
                 session: MeasurementSession(parameters: parameters, fusion: fusion, calibration: calibration)),
-            sensor: sensor, tickSeconds: tickSeconds, pacing: pacing, label: "romdev.measurement", onStep: onProgress)
+            sensor: sensor, thigh: thigh, tickSeconds: tickSeconds, pacing: pacing, label: "romdev.measurement",
+            onStep: onProgress)
     }
 }
 
@@ -64,8 +67,8 @@ public struct RangeOfMotionProcedure: SampledProcedure {
     public var step: MeasurementSession.Phase { session.phase }
     public var isFinished: Bool { session.isFinished }
 
-    public mutating func take(_ sample: InertialSample) throws(MeasurementError) {
-        session.update(sample)
+    public mutating func take(_ sample: InertialSample, thigh: InertialSample?) throws(MeasurementError) {
+        session.update(sample, thigh: thigh)
         if firstTime == nil { firstTime = sample.time }
         lastTime = sample.time
     }

@@ -11,10 +11,15 @@ public struct SamplingStatistics: Hashable, Sendable {
     public var missedDeadlines = 0
     /// Ticks whose work took longer than one period, so that the next deadline was missed.
     public var overruns = 0
-    /// Samples delivered, each once.
+    /// Samples delivered, each once (with a thigh sensor, each shank sample with the thigh's
+    /// reading at its instant).
     public var samples = 0
     /// Samples the sensor reported lost (FIFO overflow: the host read too late).
     public var lostSamples = 0
+    /// Samples drained from the thigh's sensor, when one is fitted.
+    public var thighSamples = 0
+    /// Samples the thigh's sensor reported lost; the pairs across its gap are interpolated.
+    public var thighLostSamples = 0
     /// The longest time a tick's work took, seconds on the loop's clock.
     public var longestTickSeconds = 0.0
 

@@ -10,8 +10,10 @@ import Glibc
 /// Fusion figures: ROM accuracy over seeded simulated sessions (idle and loaded host) and the cost of
 /// fusion per sample.
 enum FusionBench {
-    /// Sessions per row: 26 rows of 100 take about a minute (release, 2 cores).
+    /// Sessions per row: 28 rows of 100 take about a minute (release, 2 cores).
     static let trials = 100
+    /// Runs the fusion figures alone.
+    static let onlyOption = "--fusion-only"
 
     static func run() {
         print("== fusion: knee ROM accuracy, \(trials) simulated sessions per row (seeds 1…\(trials))")
@@ -20,7 +22,7 @@ enum FusionBench {
         print("    calibrated at 25 °C by the procedure of 'romdev calibrate' over the simulated calibration")
         print("    scenario, measured 1…15 °C warmer; 'raw': no calibration, the session finds the mounting)")
         print(
-            "   source                    cal.  range |err| p50   p95    max  gravity RMSE  returned timed-out flagged refused lost"
+            "   source                    cal.  range |err| p50   p95    max  gravity RMSE  returned timed-out flagged refused lost  clean max"
         )
         for source in ErrorSource.allCases {
             for calibrated in [true, false] {
@@ -28,9 +30,77 @@ enum FusionBench {
             }
         }
         print("   targets: calibrated p95 ≤ 0.3°, max ≤ 0.5°; typical part uncalibrated p95 ≤ 1.5°, max ≤ 2.0°;")
-        print("            thigh motion: every session ends, and is flagged")
+        print("            thigh motion: every session ends, and is flagged ('clean max': the largest error of a")
+        print("            result stored without a flag)")
         knee()
+        thighSensor()
         cost()
+    }
+
+    /// `romdev-bench --thigh`: only the rows of the thigh sensor and the costs.
+    static let thighOption = "--thigh"
+
+    /// The knee angles with the thigh sensor: both protocols, calibrated and not, under every error
+    /// source (the thigh's sway and drift included); then one sensor with a still thigh for
+    /// comparison.
+    static func thighSensor() {
+        print("== fusion: knee angles with the thigh sensor, \(trials) simulated sessions per row (seeds 1…\(trials))")
+        print("   (every error source on both sensors, each its own part and sample clock, FIFOs drained together and")
+        print("    paired; the thigh swaying 0.5…1.5° and drifting 0.5…2°; boards strapped alike at a random rotation;")
+        print("    'cal.': both sensors through the guided calibration; truth: the knee's own angle; then uncalibrated")
+        print("    with noise only, and a typical part on both sensors, idle host; the errors over the sessions")
+        print("    measured, those whose calibration was refused counted apart)")
+        print(
+            "   protocol   cal. source                 |err| p50 / p95 / max: knee_extension      knee_flexion"
+                + "         knee_arc          returned flagged refused")
+        let rows: [(ErrorSource, MeasurementProtocol, Bool)] = [
+            (.all, .extension, true), (.all, .extension, false), (.all, .arc, true), (.all, .arc, false),
+            (.noise, .extension, false), (.noise, .arc, false), (.typicalPart, .extension, false),
+            (.typicalPart, .arc, false),
+        ]
+        for (source, measurementProtocol, calibrated) in rows {
+            let label =
+                "\(pad(measurementProtocol.rawValue, 10)) \(calibrated ? "cal." : "raw ") \(pad(source.rawValue, 22))"
+            kneeRow(label, extraColumn: false) {
+                try AccuracyTrial(
+                    seed: $0, source: source, calibrated: calibrated, measurementProtocol: measurementProtocol,
+                    thighSensor: true
+                ).run()
+            }
+        }
+        print("   one sensor, still thigh (truth 90° − the inclination), with the range's |err| p50 / p95 / max:")
+        kneeRow("arc        cal. \(pad(ErrorSource.allButThigh.rawValue, 22))", extraColumn: true) {
+            try AccuracyTrial(seed: $0, source: .allButThigh, calibrated: true, measurementProtocol: .arc).run()
+        }
+        print("   targets: with the thigh sensor, calibrated p95 ≤ 1.0°, max ≤ 1.5°; uncalibrated p95 ≤ 2.0°;")
+        print("            one sensor with a still thigh: the knee_arc's error that of the range")
+    }
+
+    /// One row of knee-angle errors over seeds 1…``trials``; `extraColumn` adds the range's.
+    private static func kneeRow(
+        _ label: String, extraColumn: Bool, _ trial: (UInt64) throws -> AccuracyTrial.Outcome
+    ) {
+        do {
+            let outcomes = try (1...UInt64(trials)).map { seed in
+                do {
+                    return try trial(seed)
+                } catch {
+                    throw TrialFailure(seed: seed, error: error)
+                }
+            }
+            let refused = outcomes.filter { $0.calibrationRefusal != nil }.count
+            var s = AccuracySummary(outcomes.filter { $0.calibrationRefusal == nil })
+            s.calibrationRefused = refused
+            func triple(_ p: ErrorPercentiles) -> String { "\(f(p.median)) \(f(p.p95)) \(f(p.maximum))" }
+            let range =
+                extraColumn ? "  range \(f(s.rangeErrorMedian)) \(f(s.rangeError95)) \(f(s.rangeErrorMaximum))" : ""
+            print(
+                "   \(label)    \(triple(s.kneeExtensionError))  \(triple(s.kneeFlexionError))  "
+                    + "\(triple(s.kneeArcError))  \(pad("\(s.returned)/\(s.trials)", 8)) \(pad("\(s.flagged)", 7)) "
+                    + "\(s.calibrationRefused)\(range)")
+        } catch {
+            print("   \(label): simulation failed: \(error)")
+        }
     }
 
     /// The clinical knee angles on the arc protocol: extension, return, the foot under the chair
@@ -78,7 +148,8 @@ enum FusionBench {
             print(
                 "   \(pad(source.rawValue, 25)) \(calibrated ? "cal." : "raw ")  \(f(s.rangeErrorMedian))° \(f(s.rangeError95))° "
                     + "\(f(s.rangeErrorMaximum))°  \(f(s.gravityRMSE))°        \(pad("\(s.returned)/\(s.trials)", 8)) "
-                    + "\(pad("\(s.timedOut)", 9)) \(pad("\(s.flagged)", 7)) \(pad("\(s.calibrationRefused)", 7)) \(s.lostSamples)"
+                    + "\(pad("\(s.timedOut)", 9)) \(pad("\(s.flagged)", 7)) \(pad("\(s.calibrationRefused)", 7)) "
+                    + "\(pad("\(s.lostSamples)", 5)) \(f(s.unflaggedErrorMaximum))°"
             )
         } catch {
             print("   \(source.rawValue): simulation failed: \(error)")
@@ -100,7 +171,7 @@ enum FusionBench {
     /// `rounds` rounds, so that a busy spell weighs on all of them; the median round is printed with
     /// the fastest and slowest, so that the spread shows how far one figure can be trusted.
     static func cost() {
-        guard let samples = try? longRecording() else {
+        guard let (samples, thighSamples) = try? longRecording() else {
             print("   cost: simulation failed")
             return
         }
@@ -113,6 +184,18 @@ enum FusionBench {
             return (threadCPUNanoseconds() - start) / count
         }
         var filterTimes: [Double] = [], complementaryTimes: [Double] = [], sessionTimes: [Double] = []
+        var twoSensorTimes: [Double] = []
+        // The whole session, without or with the thigh sensor's samples.
+        func sessions(thigh: [InertialSample]?) {
+            for _ in 0..<repetitions {
+                var parameters = SessionParameters()
+                parameters.timeout = .infinity
+                var session = MeasurementSession(parameters: parameters)
+                for (index, sample) in samples.enumerated() { session.update(sample, thigh: thigh?[index]) }
+                session.stop()
+                sink += session.result()?.range ?? 0
+            }
+        }
         for _ in 0..<rounds {
             filterTimes.append(
                 perSample {
@@ -130,17 +213,8 @@ enum FusionBench {
                         sink += filter.gravity.x
                     }
                 })
-            sessionTimes.append(
-                perSample {
-                    for _ in 0..<repetitions {
-                        var parameters = SessionParameters()
-                        parameters.timeout = .infinity
-                        var session = MeasurementSession(parameters: parameters)
-                        for sample in samples { session.update(sample) }
-                        session.stop()
-                        sink += session.result()?.range ?? 0
-                    }
-                })
+            sessionTimes.append(perSample { sessions(thigh: nil) })
+            twoSensorTimes.append(perSample { sessions(thigh: thighSamples) })
         }
         func spread(_ times: [Double]) -> String {
             let sorted = times.sorted()
@@ -154,6 +228,15 @@ enum FusionBench {
             "   plain complementary filter \(spread(complementaryTimes))   (reference: gyro plus a fixed pull to the accelerometer, τ = 2 s)"
         )
         print("   MeasurementSession.update  \(spread(sessionTimes))   (incl. result at the end)")
+        print("   … with the thigh sensor    \(spread(twoSensorTimes))   (both filters, incl. result at the end)")
+        // At 200 Hz a second holds 200 samples: the share of a core is the time per sample times 200.
+        func share(_ times: [Double]) -> String {
+            let percent = times.sorted()[times.count / 2] * 200 / 1e9 * 100
+            return "\((percent * 10_000).rounded() / 10_000) %"
+        }
+        print(
+            "   session's share of a core at 200 Hz: one sensor \(share(sessionTimes)), with the thigh sensor "
+                + "\(share(twoSensorTimes))   (target < 2 %)")
         if sink.isNaN { print("") }
     }
 
@@ -164,13 +247,14 @@ enum FusionBench {
         return Double(time.tv_sec) * 1e9 + Double(time.tv_nsec)
     }
 
-    /// A 60 s simulated session at 200 Hz (five repetitions of the extension).
-    private static func longRecording() throws -> [InertialSample] {
+    /// A 60 s simulated session at 200 Hz (five repetitions of the extension), read by the shank's
+    /// sensor and by the thigh's (the same sample clock: the samples pair by index).
+    private static func longRecording() throws -> ([InertialSample], [InertialSample]) {
         let movement = KneeExtension(peakDegrees: 85, repetitions: 5)
-        let scenario = SimulationScenario(
-            motion: MotionModel(movement: .kneeExtension(movement)), errors: .noiseOnly, seed: 1)
-        let recording = try scenario.record(seconds: 60)
-        return recording.samples.map(InertialSample.init)
+        let motion = MotionModel(movement: .kneeExtension(movement), thighMovement: .small)
+        let shank = try SimulationScenario(motion: motion, errors: .noiseOnly, seed: 1).record(seconds: 60)
+        let thigh = try SimulationScenario(motion: motion.onThigh(), errors: .noiseOnly, seed: 2).record(seconds: 60)
+        return (shank.samples.map(InertialSample.init), thigh.samples.map(InertialSample.init))
     }
 
     private static func f(_ value: Double) -> String {

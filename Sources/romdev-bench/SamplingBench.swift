@@ -20,6 +20,8 @@ enum SamplingBench {
         for tickSeconds in [0.05, 0.01] {
             realTime(tickSeconds: tickSeconds, simulatorNanosecondsPerSample: simulatorNanosecondsPerSample)
         }
+        print("  with the thigh sensor (both FIFOs drained each tick, pairs aligned):")
+        realTime(tickSeconds: 0.05, thigh: true, simulatorNanosecondsPerSample: simulatorNanosecondsPerSample)
         allocationsPerTick()
     }
 
@@ -47,7 +49,7 @@ enum SamplingBench {
             var session = MeasurementSession()
             for _ in 0..<total {
                 clock.advance(by: 0.05)
-                try ticker.tick { session.update(InertialSample($0)) }
+                try ticker.tick { shank, _ in session.update(InertialSample(shank)) }
             }
             print(
                 "ticks \(ticker.statistics.ticks), samples \(ticker.statistics.samples), lost \(ticker.statistics.lostSamples)"
@@ -122,21 +124,26 @@ enum SamplingBench {
         return perSample
     }
 
-    /// One guided measurement (a 12 s knee extension) in real time.
-    private static func realTime(tickSeconds: Double, simulatorNanosecondsPerSample: Double) {
+    /// One guided measurement (a 12 s knee extension) in real time, on the shank's sensor or on
+    /// both (the simulator's cost then counted for both boards).
+    private static func realTime(tickSeconds: Double, thigh: Bool = false, simulatorNanosecondsPerSample: Double) {
         let clock = SystemClock()
         do {
-            let simulator = SimulatedMPU6050(scenario: .kneeExtension(seed: 7), clock: clock)
-            let sensor = try MPU6050(bus: simulator, clock: clock)
-            try sensor.configure(.standard)
-            let measurement = RangeOfMotionMeasurement(sensor: sensor, calibration: nil, tickSeconds: tickSeconds)
+            let adapter = SimulatedI2CAdapter(scenario: .kneeExtension(seed: 7), fittingThigh: thigh, clock: clock)
+            let sensors = LegSensors(
+                shank: try MPU6050(bus: adapter.open(), clock: clock),
+                thigh: thigh ? try MPU6050(bus: adapter.open(), address: MPU6050.alternateAddress, clock: clock) : nil)
+            try sensors.configure(.standard)
+            let measurement = RangeOfMotionMeasurement(
+                sensor: sensors.shank, thigh: sensors.thigh, calibration: nil, tickSeconds: tickSeconds)
             let wallStart = clock.now
             let cpuStart = cpuSeconds()
             let outcome = try measurement.run()
             let cpu = cpuSeconds() - cpuStart
             let wall = clock.now - wallStart
             let share = cpu / wall * 100
-            let simulatorShare = simulatorNanosecondsPerSample * Double(outcome.sampling.samples) / 1e9 / wall * 100
+            let simulated = Double(outcome.sampling.samples + outcome.sampling.thighSamples)
+            let simulatorShare = simulatorNanosecondsPerSample * simulated / 1e9 / wall * 100
             let s = outcome.sampling
             print(
                 String(
@@ -151,6 +158,9 @@ enum SamplingBench {
                     s.ticks, s.lateTicks, s.missedDeadlines, s.overruns, s.longestTickSeconds * 1000, s.samples,
                     s.lostSamples,
                     outcome.result.range))
+            if thigh {
+                print("           thigh: \(s.thighSamples) samples drained, \(s.thighLostSamples) lost")
+            }
         } catch {
             print("  tick \(Int(tickSeconds * 1000)) ms: failed: \(error)")
         }

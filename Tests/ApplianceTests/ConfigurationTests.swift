@@ -89,6 +89,33 @@ struct ConfigurationTests {
         #expect(try parse(configuration.fileText(withComments: false)) == configuration)
     }
 
+    @Test func theThighSensorIsNoneUnlessSetTo0x69() throws {
+        #expect(ApplianceConfiguration().thighAddress == nil)
+        #expect(try parse("thigh_address = 0x69").thighAddress == 0x69)
+        #expect(try parse("thigh_address = 0X69").thighAddress == 0x69)
+        #expect(try parse("thigh_address = none").thighAddress == nil)
+        var configured = ApplianceConfiguration()
+        configured.thighAddress = 0x69
+        #expect(try parse(configured.fileText(withComments: false)) == configured)
+        #expect(ApplianceConfiguration.defaultFileText.contains("\nthigh_address = none\n"))
+    }
+
+    @Test(
+        arguments: [
+            ("thigh_address = 0x68", 1, "thigh_address", "expected 0x69 (AD0 high) or none, got '0x68'"),
+            ("thigh_address = yes", 1, "thigh_address", "expected 0x69 (AD0 high) or none, got 'yes'"),
+            (
+                "i2c_address = 0x69\nthigh_address = 0x69", 2, "thigh_address",
+                "the shank's and the thigh's sensors are both at 0x69; strap the shank's AD0 low (i2c_address = 0x68)"
+            ),
+        ] as [(String, Int, String, String)])
+    func aThighAddressThatCannotBeIsAConfigurationError(text: String, line: Int, key: String, message: String) {
+        let refused = error(text)
+        #expect(refused?.line == line)
+        #expect(refused?.key == key)
+        #expect(refused?.message == message)
+    }
+
     @Test func chipPathAndNoQuietHours() throws {
         let configuration = try parse("gpio_chip = /dev/gpiochip4\nquiet_hours = none\nbuzzer = 18")
         #expect(configuration.gpio.chip == .path("/dev/gpiochip4"))

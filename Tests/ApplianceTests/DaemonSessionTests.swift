@@ -33,12 +33,12 @@ struct DaemonSessionTests {
         #expect(
             values.map(\.kind) == [
                 "range", "start", "finish", "minimum", "maximum", "knee_extension", "knee_flexion", "knee_arc", "limb",
-                "protocol",
+                "protocol", "knee_source",
             ])
         // Seated: knee flexion = 90° − inclination, so the most extended 74° is a 16° lag.
         #expect(values.prefix(8).map(\.numberValue) == [73, 2, 3, 1, 74, 16, 89, 73])
         #expect(values.prefix(8).allSatisfy { $0.units == "deg" })
-        #expect(values.suffix(2).map(\.value) == [.text("left"), .text("extension")])
+        #expect(values.suffix(3).map(\.value) == [.text("left"), .text("extension"), .text("seated-assumption")])
         // Reminder at 09:00, then hold still (press at 09:00:10), go (+2 s), done (+10 s).
         let chimes = harness.outcomesAtChimeStarts
         #expect(chimes.count == 4)
@@ -318,17 +318,35 @@ extension DaemonSessionTests {
 /// The daemon with the real measurement on the simulated sensor, faster than real time.
 @Suite("Daemon on the simulated sensor")
 struct DaemonSimulatedSensorTests {
+    /// Whether a thigh sensor is configured, and fitted on the simulated bus.
+    enum Thigh {
+        case none, fitted, missing
+    }
+
+    /// Opens the shank's board (with `fault`) on a simulated adapter, and the thigh's when one is
+    /// configured: fitted at 0x69, or missing there.
+    private func sensors(
+        fault: SimulatedFault? = nil, scenario: SimulationScenario = .kneeExtension(seed: 7, peakDegrees: 70),
+        thigh: Thigh = .none
+    ) -> SensorProcedureStarter.OpenSensor {
+        { () throws(MPU6050Error) -> LegSensors in
+            let clock = ManualClock()
+            let adapter = SimulatedI2CAdapter(scenario: scenario, fittingThigh: thigh == .fitted, clock: clock)
+            if let fault { adapter.board(at: MPU6050.defaultAddress)?.inject(fault) }
+            let shank = try MPU6050(bus: adapter.open(), clock: clock)
+            guard thigh != .none else { return LegSensors(shank: shank, thigh: nil) }
+            return LegSensors(
+                shank: shank, thigh: try MPU6050(bus: adapter.open(), address: MPU6050.alternateAddress, clock: clock))
+        }
+    }
+
     private func simulator(
-        fault: SimulatedFault?, scenario: SimulationScenario = .kneeExtension(seed: 7, peakDegrees: 70)
+        fault: SimulatedFault?, scenario: SimulationScenario = .kneeExtension(seed: 7, peakDegrees: 70),
+        thigh: Thigh = .none
     ) -> SensorProcedureStarter {
         SensorProcedureStarter(
             configuration: .standard, calibration: nil, pacing: .sensorClock, saveCalibration: { _ in },
-            openSensor: { () throws(MPU6050Error) -> MPU6050 in
-                let clock = ManualClock()
-                let device = SimulatedMPU6050(scenario: scenario, clock: clock)
-                if let fault { device.inject(fault) }
-                return try MPU6050(bus: device, clock: clock)
-            })
+            openSensor: sensors(fault: fault, scenario: scenario, thigh: thigh))
     }
 
     @Test func measuresAKneeExtensionAndStoresIt() throws {
@@ -361,6 +379,28 @@ struct DaemonSimulatedSensorTests {
         #expect(abs(arc - 105) < 5, "arc \(arc)")
         #expect(abs(flexion - 125) < 5, "flexion \(flexion)")
         #expect(harness.output.messages.contains { $0.hasPrefix("go: slide the foot back under the chair") })
+    }
+
+    @Test func measuresWithTheThighSensorToo() throws {
+        let harness = try DaemonHarness(
+            start: { $0.local(2026, 6, 8, 9, 30) }, planStart: { $0.local(2026, 6, 2) },
+            presses: [ScriptedPress(atSeconds: 5)])
+        harness.starter = simulator(fault: nil, thigh: .fitted)
+        harness.exitAfter = 1
+        try harness.run(until: harness.local(2026, 6, 9))
+        let outcome = try #require(try harness.rangeOfMotionOutcomes().first)
+        let range = try #require(outcome.outcome.value(ofKind: "range")?.numberValue)
+        #expect(abs(range - 65) < 5, "range \(range)")
+    }
+
+    @Test func aConfiguredThighSensorThatDoesNotAnswerRefusesTheMeasurementNamingItsAddress() {
+        let missing = MPU6050Error.bus(
+            I2CError(.read(count: 1), devicePath: "simulated-i2c", address: 0x69, register: 0x75, errno: .remoteIO))
+        #expect(throws: missing) { try simulator(fault: nil, thigh: .missing).startMeasurement(.extension) }
+        #expect(throws: missing) {
+            try SensorIdentityProbe(location: "test", openSensor: sensors(thigh: .missing)).check()
+        }
+        #expect(missing.description.contains("from 0x69 on simulated-i2c"))
     }
 
     @Test func sensorUnpluggedMidSessionStoresNothing() throws {

@@ -173,6 +173,86 @@ struct CalibrationTests {
         ) { try Calibration(json: scaled.json()) }
     }
 
+    /// The shank's calibration with a thigh board's correction and the hinge axes.
+    static var withThigh: Calibration {
+        var calibration = skewed
+        calibration.thigh = ThighCalibration(
+            sensor: SensorCorrection(
+                gyroBias: Vector3(-4, 0.5, 12), gyroMatrix: Matrix3(diagonal: Vector3(0.99, 1.01, 1.03)),
+                accelerometerOffset: Vector3(0.02, -0.03, 0.05), accelerometerMatrix: .identity),
+            hingeAxes: HingeAxes(thigh: Vector3(0, 0.6, 0.8), shank: -Vector3.unitX))
+        return calibration
+    }
+
+    @Test func theThighSectionRoundTripsAndOldFilesReadWithoutIt() throws {
+        let calibration = Self.withThigh
+        #expect(calibration.problems.isEmpty)
+        #expect(try Calibration(json: calibration.json()) == calibration)
+        let text = String(decoding: calibration.json(), as: UTF8.self)
+        // Still version 2; the shank's fields stay at the top level, the thigh's are a section.
+        #expect(text.contains("\"version\" : 2"))
+        #expect(text.contains("\"thigh\" : {\n    \"accelerometerMatrix\""))
+        // Only the hinge axes, or only the board's correction.
+        var axesOnly = calibration
+        axesOnly.thigh?.sensor = nil
+        #expect(try Calibration(json: axesOnly.json()) == axesOnly)
+        var sensorOnly = calibration
+        sensorOnly.thigh?.hingeAxes = nil
+        #expect(try Calibration(json: sensorOnly.json()) == sensorOnly)
+        // A file from before the thigh board reads with no thigh part, and writes none.
+        #expect(try Calibration(json: Self.skewed.json()).thigh == nil)
+        #expect(!String(decoding: Self.skewed.json(), as: UTF8.self).contains("thigh"))
+    }
+
+    @Test func aMalformedThighSectionNamesTheField() throws {
+        let text = String(decoding: Self.withThigh.json(), as: UTF8.self)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        var thigh = try #require(object["thigh"] as? [String: Any])
+        func refusal(_ section: Any) throws -> CalibrationFileError? {
+            var changed = object
+            changed["thigh"] = section
+            let data = try JSONSerialization.data(withJSONObject: changed)
+            do {
+                _ = try Calibration(json: data)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        #expect(try refusal("left") == .damagedField("thigh"))
+        thigh["gyroMatrix"] = [[1, 0, 0], [0, 1, 0]]
+        #expect(try refusal(thigh) == .damagedField("thigh.gyroMatrix"))
+        thigh["gyroMatrix"] = nil
+        #expect(try refusal(thigh) == .damagedField("thigh.gyroMatrix"))
+        thigh = try #require(object["thigh"] as? [String: Any])
+        thigh["hingeAxes"] = ["thigh": ["x": 0, "y": 1, "z": 0]]
+        #expect(try refusal(thigh) == .damagedField("thigh.hingeAxes"))
+        #expect(
+            CalibrationFileError.damagedField("thigh.hingeAxes").description
+                == "its field thigh.hingeAxes is damaged or incomplete")
+        // Readable but unusable values are named as the thigh's.
+        var implausible = Self.withThigh
+        implausible.thigh?.sensor?.gyroBias = Vector3(0, 0, 90)
+        implausible.thigh?.hingeAxes?.thigh = Vector3(0, 2, 0)
+        #expect(
+            throws: CalibrationFileError.implausible([
+                "thigh sensor: gyro bias above 60 °/s (datasheet tolerance is ±40 °/s over temperature)",
+                "the hinge axes are not unit vectors",
+            ])
+        ) { try Calibration(json: implausible.json()) }
+    }
+
+    /// A new calibration of the shank board keeps the thigh board's correction, not the axes.
+    @Test func aNewShankCalibrationKeepsTheThighBoardsCorrectionOnly() {
+        let merged = Calibration.identity.keepingThighCorrection(of: Self.withThigh)
+        #expect(merged.sensor == Calibration.identity.sensor)
+        #expect(merged.thigh == ThighCalibration(sensor: Self.withThigh.thigh?.sensor))
+        var axesOnly = Self.withThigh
+        axesOnly.thigh?.sensor = nil
+        #expect(Calibration.identity.keepingThighCorrection(of: axesOnly).thigh == nil)
+        #expect(Calibration.identity.keepingThighCorrection(of: nil).thigh == nil)
+    }
+
     @Test func reportsProblemsOfAForeignFile() {
         var calibration = Calibration(accelerometerMatrix: Matrix3(diagonal: Vector3(1, 3, 1)))
         calibration.version = 99

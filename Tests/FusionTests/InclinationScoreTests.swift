@@ -12,7 +12,7 @@ struct InclinationScoreTests {
     }
 
     private func traceCSV(_ rows: [(Double, Vector3)]) -> String {
-        ([GravityTrace.header] + rows.map { "\($0.0),\($0.1.x),\($0.1.y),\($0.1.z),0.0" }).joined(separator: "\n")
+        ([GravityTrace.header] + rows.map { "\($0.0),\($0.1.x),\($0.1.y),\($0.1.z),0.0,90.0" }).joined(separator: "\n")
             + "\n"
     }
 
@@ -46,7 +46,7 @@ struct InclinationScoreTests {
 
     @Test func aNaNEstimateMakesTheTrialNaNAndIsReported() throws {
         let truth = try InclinationReference(csv: reference)
-        let text = GravityTrace.header + "\n0,0,0,1,0\n0.01,nan,-nan,nan,nan\n0.02,0,0,1,0\n0.03,0,0,1,0\n"
+        let text = GravityTrace.header + "\n0,0,0,1,0,90\n0.01,nan,-nan,nan,nan,nan\n0.02,0,0,1,0,90\n0.03,0,0,1,0,90\n"
         let score = try InclinationScore(trace: try GravityTrace(csv: text), reference: truth)
         #expect(score.rmseDegrees.isNaN)
         #expect(score.nonFiniteEstimates == 1)
@@ -74,7 +74,7 @@ struct InclinationScoreTests {
         #expect(throws: InclinationFileError.invalidNumber(line: 3, column: 5, text: "yes")) {
             try InclinationReference(csv: InclinationReference.header + "\n0,0,0,1,0\n0.1,0,0,1,yes\n")
         }
-        #expect(throws: InclinationFileError.wrongFieldCount(line: 2, expected: 5, found: 4)) {
+        #expect(throws: InclinationFileError.wrongFieldCount(line: 2, expected: 6, found: 4)) {
             try GravityTrace(csv: GravityTrace.header + "\n0,0,0,1\n")
         }
         #expect(throws: InclinationFileError.zeroVector(line: 2)) {

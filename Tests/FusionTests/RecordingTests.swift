@@ -42,17 +42,52 @@ struct RecordingTests {
     /// 1e308 °/s used to reach the output as NaN; a value beyond the sensor's full scale is refused
     /// with its line and column.
     @Test(arguments: [
-        ("HEADER\n0,0,0,1,1e308,0,0,25\n", RecordingError.impossibleValue(line: 2, column: 5, value: 1e308)),
-        ("HEADER\n0,0,0,1,0,0,0,25\n0.01,16.5,0,1,0,0,0,25\n", .impossibleValue(line: 3, column: 2, value: 16.5)),
-        ("HEADER\n0,0,0,1,0,0,-2001,25\n", .impossibleValue(line: 2, column: 7, value: -2001)),
-        ("HEADER\n0,0,0,1,0,0,0,-61\n", .impossibleValue(line: 2, column: 8, value: -61)),
-        ("HEADER\n-1e300,0,0,1,0,0,0,25\n", .impossibleValue(line: 2, column: 1, value: -1e300)),
-        ("HEADER,truth_angle_deg\n0,0,0,1,0,0,0,25,720\n", .impossibleValue(line: 2, column: 9, value: 720)),
+        (
+            "HEADER\n0,0,0,1,1e308,0,0,25\n",
+            RecordingError.impossibleValue(line: 2, column: 5, name: "gyro_x_dps", value: 1e308)
+        ),
+        (
+            "HEADER\n0,0,0,1,0,0,0,25\n0.01,16.5,0,1,0,0,0,25\n",
+            .impossibleValue(line: 3, column: 2, name: "accel_x_g", value: 16.5)
+        ),
+        ("HEADER\n0,0,0,1,0,0,-2001,25\n", .impossibleValue(line: 2, column: 7, name: "gyro_z_dps", value: -2001)),
+        ("HEADER\n0,0,0,1,0,0,0,-61\n", .impossibleValue(line: 2, column: 8, name: "temp_c", value: -61)),
+        ("HEADER\n-1e300,0,0,1,0,0,0,25\n", .impossibleValue(line: 2, column: 1, name: "time_s", value: -1e300)),
+        (
+            "HEADER,truth_angle_deg\n0,0,0,1,0,0,0,25,720\n",
+            .impossibleValue(line: 2, column: 9, name: "truth_angle_deg", value: 720)
+        ),
     ])
     func refusesValuesBeyondTheSensorsRanges(text: String, expected: RecordingError) {
         #expect(throws: expected) {
             try Recording(csv: text.replacingOccurrences(of: "HEADER", with: header))
         }
+    }
+
+    @Test func parsesTheThighSensorsColumnsBeforeTheTruth() throws {
+        let text =
+            Recording.header(thigh: true, truth: true)
+            + "\n0,0,0,1,0,0,0,25,0.5,0,0.8,1,-2,3,85\n0.005,0,0,1,0,0,0,25,0.4,0,0.9,0,0,0,84\n"
+        let recording = try Recording(csv: text)
+        #expect(recording.samples.count == 2)
+        #expect(
+            recording.thighSamples == [
+                InertialSample(time: 0, acceleration: Vector3(0.5, 0, 0.8), rotationRate: Vector3(1, -2, 3)),
+                InertialSample(time: 0.005, acceleration: Vector3(0.4, 0, 0.9), rotationRate: .zero),
+            ])
+        #expect(recording.truthAngles == [85, 84])
+        let withoutTruth = try Recording(
+            csv: Recording.header(thigh: true, truth: false) + "\n0,0,0,1,0,0,0,25,0,0,1,0,0,0\n")
+        #expect(withoutTruth.thighSamples?.count == 1)
+        #expect(withoutTruth.truthAngles == nil)
+        #expect(try Recording(csv: "\(header)\n0,0,0,1,0,0,0,25\n").thighSamples == nil)
+    }
+
+    @Test func thighValuesAreCheckedAgainstTheirOwnColumns() {
+        let text = Recording.header(thigh: true, truth: false) + "\n0,0,0,1,0,0,0,25,0,0,1,0,2500,0\n"
+        let expected = RecordingError.impossibleValue(line: 2, column: 13, name: "thigh_gyro_y_dps", value: 2500)
+        #expect(throws: expected) { try Recording(csv: text) }
+        #expect(expected.description.contains("(thigh_gyro_y_dps from -2000.0 to 2000.0)"))
     }
 
     @Test func fullScaleReadingsAreAccepted() throws {

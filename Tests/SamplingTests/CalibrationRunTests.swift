@@ -76,3 +76,19 @@ import Testing
         }
     }
 }
+
+/// The knee-axis step on the runner: without a thigh sensor it is refused at its first sample.
+@Suite struct HingeCalibrationRunTests {
+    @Test func isRefusedWithoutTheThighSensor() throws {
+        let clock = ManualClock()
+        let simulated = try SimulatedSensor(.kneeSwings(seed: 1), clock: clock)
+        let calibration = Calibration(mounting: Mounting(shinAxis: .unitZ, hingeAxis: -.unitY))
+        let steps = Mutex<[HingeCalibration.Step]>([])
+        let run = GuidedProcedureRunner(
+            try HingeCalibration(calibration: calibration), sensor: simulated.sensor, tickSeconds: 0.05,
+            pacing: .sleeping(clock), label: "test.hinge", onStep: { step in steps.withLock { $0.append(step) } })
+        #expect(throws: CalibrationRunFailure.procedure(.needsThighSensor)) { try run.run() }
+        #expect(steps.withLock { $0 } == [.sitStill])
+        #expect(CalibrationError.needsThighSensor.description.contains("needs the thigh sensor"))
+    }
+}

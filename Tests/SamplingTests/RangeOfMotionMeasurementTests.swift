@@ -91,3 +91,31 @@ import Testing
         #expect(try result.get().endReason == .returned)
     }
 }
+
+/// The procedure hands the thigh's aligned sample to its session.
+struct RangeOfMotionProcedureTests {
+    @Test func aThighSampleBesideEachShankSampleGivesTheTwoSensorResult() throws {
+        // The thigh rises 4° during the extension and stays: the knee's own angle is what counts.
+        let motion = MotionModel(
+            movement: .kneeExtension(KneeExtension(peakDegrees: 70)),
+            thighMovement: ThighMovement(amplitudeDegrees: 0, periodSeconds: 0, driftDegrees: 4, driftSeconds: 5))
+        let shank = try SimulationScenario(motion: motion, errors: .noiseOnly, seed: 1).record()
+        let thigh = try SimulationScenario(motion: motion.onThigh(), errors: .noiseOnly, seed: 2).record()
+        var procedure = RangeOfMotionProcedure(session: MeasurementSession())
+        var shankOnly = RangeOfMotionProcedure(session: MeasurementSession())
+        for (shankSample, thighSample) in zip(shank.samples, thigh.samples) where !procedure.isFinished {
+            try procedure.take(InertialSample(shankSample), thigh: InertialSample(thighSample))
+            if !shankOnly.isFinished { try shankOnly.take(InertialSample(shankSample), thigh: nil) }
+        }
+        try procedure.stop()
+        try shankOnly.stop()
+        let both = try procedure.product(sampling: SamplingStatistics()).get().result
+        let one = try shankOnly.product(sampling: SamplingStatistics()).get().result
+        #expect(both.kneeAngleSource == .thighSensor)
+        #expect(one.kneeAngleSource == .seatedAssumption)
+        // The knee came back to where it started; the shank alone came back higher, by what the
+        // thigh rose after the start pose (3.25° of its 4°).
+        #expect(abs(both.finish - both.start) < 0.5)
+        #expect(one.finish - one.start > 3)
+    }
+}

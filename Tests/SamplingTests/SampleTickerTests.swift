@@ -17,7 +17,7 @@ import Testing
         var delivered: [IMUSample] = []
         for wait in waits {
             clock.advance(by: wait)
-            try ticker.tick { delivered.append($0) }
+            try ticker.tick { sample, _ in delivered.append(sample) }
         }
         return delivered
     }
@@ -64,7 +64,7 @@ import Testing
         var slowed = false
         for _ in 0..<6 {
             clock.advance(by: 0.05)
-            try ticker.tick { _ in
+            try ticker.tick { _, _ in
                 if !slowed {
                     slowed = true
                     clock.advance(by: 0.08)  // the consumer blocks the loop
@@ -85,7 +85,7 @@ import Testing
         for _ in 0..<12 {
             clock.advance(by: 0.05)
             do {
-                try ticker.tick { delivered.append($0.index) }
+                try ticker.tick { sample, _ in delivered.append(sample.index) }
             } catch {
                 failures += 1
             }

@@ -19,7 +19,7 @@ import Testing
         loop.start(
             tick: {
                 var batch: [Int] = []
-                try unsafeTicker.tick { batch.append($0.index) }
+                try unsafeTicker.tick { sample, _ in batch.append(sample.index) }
                 let count = indices.withLock {
                     $0 += batch
                     return $0.count

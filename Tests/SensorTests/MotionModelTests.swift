@@ -31,6 +31,48 @@ import Testing
         #expect(crossings == 3)
     }
 
+    /// A thigh that sways and drifts, read by a board on the thigh and one on the shank.
+    static let swayingLeg = MotionModel(
+        movement: .kneeExtension(KneeExtension(peakDegrees: 60)),
+        thighMovement: ThighMovement(amplitudeDegrees: 3, periodSeconds: 4, driftDegrees: 6, driftSeconds: 5))
+
+    @Test func theThighBoardIntegratesToTheThighsPitch() {
+        let thigh = Self.swayingLeg.onThigh()
+        let dt = 0.001
+        var pitch = thigh.state(atSeconds: 0).inclinationDegrees
+        for step in 0..<Int(thigh.durationSeconds / dt) {
+            let t = Double(step) * dt
+            pitch -=
+                (thigh.state(atSeconds: t).angularRateDPS.y + thigh.state(atSeconds: t + dt).angularRateDPS.y) / 2 * dt
+        }
+        let end = thigh.state(atSeconds: Double(Int(thigh.durationSeconds / dt)) * dt).inclinationDegrees
+        #expect(abs(pitch - end) < 1e-6)
+    }
+
+    @Test func aStillThighBoardReadsGravityTiltedByThePitch() {
+        // After the drift, with no sway: the thigh rests 6° up.
+        var leg = Self.swayingLeg
+        leg.thighMovement.amplitudeDegrees = 0
+        let state = leg.onThigh().state(atSeconds: 20)
+        let radians = Double.pi / 180
+        #expect(abs(state.inclinationDegrees - 6) < 1e-12)
+        #expect(state.angularRateDPS == .zero)
+        #expect(abs(state.specificForceG.x - sin(6 * radians)) < 1e-12)
+        #expect(abs(state.specificForceG.y) < 1e-12)
+        #expect(abs(state.specificForceG.z - cos(6 * radians)) < 1e-12)
+    }
+
+    @Test func bothBoardsTurnAlikeWithTheThigh() {
+        // What the shank's gyro sees beyond the knee's own motion is the thigh's rate.
+        let leg = Self.swayingLeg, thigh = Self.swayingLeg.onThigh()
+        var still = leg
+        still.thighMovement = .none
+        for t in stride(from: 0.0, to: leg.durationSeconds, by: 0.37) {
+            let relative = leg.state(atSeconds: t).angularRateDPS - still.state(atSeconds: t).angularRateDPS
+            #expect(abs(relative.y - thigh.state(atSeconds: t).angularRateDPS.y) < 1e-9)
+        }
+    }
+
     @Test func integratedRateEqualsTheAngleChange() {
         let model = MotionModel(movement: .kneeExtension(KneeExtension(peakDegrees: 90)))
         let dt = 0.001
@@ -120,4 +162,39 @@ import Testing
 
 private func abs(_ v: SIMD3<Double>) -> SIMD3<Double> {
     SIMD3(Swift.abs(v.x), Swift.abs(v.y), Swift.abs(v.z))
+}
+
+/// The calibration's knee swings: a hinge between two segments, out of the sagittal plane.
+struct KneeSwingsTests {
+    /// The shank's rate is the thigh's plus a turn about the knee's axis only: seen in the
+    /// segments' frames, they differ along y alone, and the thigh turns about other axes too.
+    @Test func theSegmentsRatesDifferOnlyAboutTheKnee() {
+        let shankMounting = Rotation(rollDegrees: 20, pitchDegrees: -10, yawDegrees: 35)
+        let thighMounting = Rotation(rollDegrees: -5, pitchDegrees: 15, yawDegrees: 100)
+        let shank = MotionModel(movement: .kneeSwings(.seated(seed: 4)), mounting: shankMounting)
+        let thigh = shank.onThigh(mounting: thighMounting)
+        var largestAcross = 0.0, thighAcross = 0.0
+        for t in stride(from: 0.0, to: shank.durationSeconds, by: 0.01) {
+            // Back into segment axes; the segments coincide at every knee angle about y only.
+            let shankRate = shankMounting * shank.state(atSeconds: t).angularRateDPS
+            let thighRate = thighMounting * thigh.state(atSeconds: t).angularRateDPS
+            let across = SIMD2(shankRate.x, shankRate.z), thighPart = SIMD2(thighRate.x, thighRate.z)
+            let shankAcross = (across * across).sum().squareRoot()
+            let thighLength = (thighPart * thighPart).sum().squareRoot()
+            largestAcross = max(largestAcross, abs(shankAcross - thighLength))
+            thighAcross = max(thighAcross, thighLength)
+        }
+        #expect(largestAcross < 1e-5)
+        #expect(thighAcross > 10)
+    }
+
+    /// Seated still before and after the swings: gravity alone, up the hanging shin.
+    @Test func restsBeforeAndAfterTheSwings() {
+        let shank = MotionModel(movement: .kneeSwings(.seated(seed: 4)))
+        for t in [0.5, shank.durationSeconds - 0.5] {
+            let state = shank.state(atSeconds: t)
+            #expect(abs(state.specificForceG.z - 1) < 1e-6 && abs(state.specificForceG.x) < 1e-6)
+            #expect((state.angularRateDPS * state.angularRateDPS).sum() < 1e-12)
+        }
+    }
 }

@@ -155,6 +155,13 @@ extension ConfigurationDraft {
                 return .offset(offset, chip: chip)
             }
         }
+        if let thigh = result.thighAddress, thigh == result.i2cAddress {
+            let key = lineOfKey["thigh_address"] != nil ? "thigh_address" : "i2c_address"
+            throw failure(
+                key,
+                "the shank's and the thigh's sensors are both at \(String(format: "0x%02x", thigh)); "
+                    + "strap the shank's AD0 low (i2c_address = 0x68)")
+        }
         if let value = pendingLines["button"] { result.gpio.button = try selector("button", value) }
         if let value = pendingLines["led"] { result.gpio.led = try selector("led", value) }
         if let value = pendingLines["buzzer"] { result.gpio.buzzer = .line(try selector("buzzer", value)) }

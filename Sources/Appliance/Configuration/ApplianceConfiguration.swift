@@ -16,6 +16,8 @@ public struct ApplianceConfiguration: Equatable, Sendable {
     public var i2cBus = "/dev/i2c-1"
     /// The sensor's address: 0x68 (AD0 low) or 0x69 (AD0 high).
     public var i2cAddress: UInt8 = 0x68
+    /// The thigh sensor's address on the same adapter (0x69, AD0 high), or nil without one.
+    public var thighAddress: UInt8?
     /// The sensor's output rate during a measurement, in Hz.
     public var sampleRateHz = 200
     /// What a measurement guides the patient through; nil means what the care plan asks for.

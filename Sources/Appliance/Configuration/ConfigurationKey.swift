@@ -57,6 +57,21 @@ public struct ConfigurationKey: Sendable {
             },
             render: { $0.i2cAddress == 0x69 ? "0x69" : "0x68" }, example: nil),
         ConfigurationKey(
+            name: "thigh_address",
+            comment: """
+                A second motion sensor strapped to the thigh, on the same I2C adapter with AD0
+                high: 0x69. With it the knee angle no longer depends on how the thigh lies.
+                'none' for the shank's sensor alone.
+                """,
+            read: { value, draft throws(ConfigurationValueError) in
+                switch value.lowercased() {
+                case "0x69": draft.configuration.thighAddress = 0x69
+                case "none": draft.configuration.thighAddress = nil
+                default: throw ConfigurationValueError("expected 0x69 (AD0 high) or none")
+                }
+            },
+            render: { $0.thighAddress == nil ? "none" : "0x69" }, example: nil),
+        ConfigurationKey(
             name: "sample_rate",
             comment:
                 "Samples per second during a measurement: 1000 divided by a whole number (100, 125, 200, 250, 500).",

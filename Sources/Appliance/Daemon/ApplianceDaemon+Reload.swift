@@ -36,6 +36,7 @@ extension ApplianceDaemon {
         if running.storePath != loaded.storePath { keys.append("store") }
         if running.i2cBus != loaded.i2cBus { keys.append("i2c_bus") }
         if running.i2cAddress != loaded.i2cAddress { keys.append("i2c_address") }
+        if running.thighAddress != loaded.thighAddress { keys.append("thigh_address") }
         if running.sampleRateHz != loaded.sampleRateHz { keys.append("sample_rate") }
         if running.gpio != loaded.gpio { keys.append("the GPIO keys") }
         return keys

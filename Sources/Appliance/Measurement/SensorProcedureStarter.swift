@@ -13,8 +13,9 @@ import Synchronization
 /// `@unchecked Sendable`: the calibration, the one thing that changes (from a calibration's
 /// completion on its queue), is behind a mutex; the rest is set once.
 public final class SensorProcedureStarter: GuidedMeasurementStarter, GuidedCalibrationStarter, @unchecked Sendable {
-    /// Opens the sensor (bus and driver) for one procedure.
-    public typealias OpenSensor = () throws(MPU6050Error) -> MPU6050
+    /// Opens the sensors (a bus handle and a driver each: the shank's, and the thigh's when one is
+    /// configured) for one procedure.
+    public typealias OpenSensor = () throws(MPU6050Error) -> LegSensors
     /// Writes the calibration file (atomically).
     public typealias SaveCalibration = @Sendable (Calibration) throws(AtomicFile.WriteError) -> Void
 
@@ -49,19 +50,21 @@ public final class SensorProcedureStarter: GuidedMeasurementStarter, GuidedCalib
         self.saveCalibration = saveCalibration
     }
 
-    private func openConfiguredSensor() throws(MPU6050Error) -> (MPU6050, SamplingLoop.Pacing) {
-        let sensor = try openSensor()
-        try sensor.configure(configuration)
-        return (sensor, pacing == .realTime ? .dispatchTimer : .sleeping(sensor.clock))
+    /// Opens and configures the sensors alike; a configured thigh sensor that does not answer
+    /// fails here, its error naming its address and bus, before either is reset.
+    private func openConfiguredSensors() throws(MPU6050Error) -> (LegSensors, SamplingLoop.Pacing) {
+        let sensors = try openSensor()
+        do throws(LegSensorError) { try sensors.configure(configuration) } catch { throw error.error }
+        return (sensors, pacing == .realTime ? .dispatchTimer : .sleeping(sensors.shank.clock))
     }
 
     public func startMeasurement(
         _ measurementProtocol: MeasurementProtocol
     ) throws(MPU6050Error) -> any GuidedRun<GuidedMeasurementEvent> {
-        let (sensor, pacing) = try openConfiguredSensor()
+        let (sensors, pacing) = try openConfiguredSensors()
         let mailbox = GuidedRunMailbox<GuidedMeasurementEvent>()
         let measurement = RangeOfMotionMeasurement(
-            sensor: sensor, calibration: calibration.withLock { $0 },
+            sensor: sensors.shank, thigh: sensors.thigh, calibration: calibration.withLock { $0 },
             parameters: SessionParameters(measurementProtocol: measurementProtocol), pacing: pacing,
             onProgress: { [mailbox] phase in
                 switch phase {
@@ -86,10 +89,10 @@ public final class SensorProcedureStarter: GuidedMeasurementStarter, GuidedCalib
     }
 
     public func startCalibration() throws(MPU6050Error) -> any GuidedRun<GuidedCalibrationEvent> {
-        let (sensor, pacing) = try openConfiguredSensor()
+        let (sensors, pacing) = try openConfiguredSensors()
         let mailbox = GuidedRunMailbox<GuidedCalibrationEvent>()
         let run = CalibrationRun(
-            sensor: sensor, pacing: pacing,
+            sensor: sensors.shank, thigh: sensors.thigh, pacing: pacing,
             onStep: { [mailbox] step in
                 switch step {
                 case .holdStill: mailbox.post(.holdStill)
@@ -170,7 +173,8 @@ final class GuidedRunMailbox<Event: Sendable>: GuidedRun, Sendable {
     }
 }
 
-/// Probes the sensor by reading WHO_AM_I, through a freshly opened bus.
+/// Probes the sensors by reading WHO_AM_I, the shank's then the thigh's (when one is configured),
+/// through a freshly opened bus.
 public final class SensorIdentityProbe: SensorProbe {
     public let location: String
     private let openSensor: SensorProcedureStarter.OpenSensor
@@ -181,6 +185,7 @@ public final class SensorIdentityProbe: SensorProbe {
     }
 
     public func check() throws(MPU6050Error) {
-        _ = try openSensor().identify()
+        let sensors = try openSensor()
+        do throws(LegSensorError) { try sensors.identify() } catch { throw error.error }
     }
 }

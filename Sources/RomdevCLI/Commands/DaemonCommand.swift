@@ -62,7 +62,7 @@ struct DaemonCommand: CommandAction, Equatable {
             /run/romdev); a calibration is saved next to the store.
 
             The configuration file holds 'key = value' lines: the store, the sensor's I2C bus
-            and address, the GPIO lines, the sample rate, the reminder times, quiet hours and
+            and address (and the thigh sensor's, thigh_address), the GPIO lines, the sample rate, the reminder times, quiet hours and
             the time zone; --print-config prints every key with its default and meaning. A
             missing default file means all defaults; a file given with --config must exist.
 

@@ -56,9 +56,11 @@ struct DaemonLauncher {
         let calibration = try calibrationFile.load()
         let sensorSettings = try MPU6050Configuration(sampleRateHz: configuration.sampleRateHz)
         let openSensor = sensorOpener(clock: clocks.sensor)
-        let sensorLocation =
+        let shankLocation =
             simulation.map { "simulated \($0.scenario) sensor" }
             ?? "\(configuration.i2cBus) at \(addressText(configuration.i2cAddress))"
+        let sensorLocation =
+            shankLocation + (configuration.thighAddress.map { ", thigh sensor at \(addressText($0))" } ?? "")
         let probe = SensorIdentityProbe(location: sensorLocation, openSensor: openSensor)
         var sensorProblem: MPU6050Error?
         do { try probe.check() } catch { sensorProblem = error }
@@ -66,7 +68,10 @@ struct DaemonLauncher {
         let procedures = SensorProcedureStarter(
             configuration: sensorSettings, calibration: calibration,
             pacing: simulation == nil ? .realTime : .sensorClock,
-            saveCalibration: { calibration throws(AtomicFile.WriteError) in try calibrationFile.save(calibration) },
+            saveCalibration: { calibration throws(AtomicFile.WriteError) in
+                // The daemon calibrates the shank's board; the thigh's correction stays.
+                try calibrationFile.save(calibration.keepingThighCorrection(of: try? calibrationFile.load()))
+            },
             openSensor: openSensor)
 
         // 3. The button, LED and buzzer.
@@ -148,23 +153,18 @@ struct DaemonLauncher {
         }
     }
 
-    /// Opens the sensor for one session or probe: the I2C adapter, or a fresh simulated sensor.
+    /// Opens the sensors for one session or probe: the I2C adapter (a handle per sensor), or a
+    /// fresh simulated adapter, with the thigh's board when `thigh_address` is set.
     func sensorOpener(clock: any MonotonicClock) -> SensorProcedureStarter.OpenSensor {
-        if let simulation {
-            let scenario =
-                SimulationScenario.named(simulation.scenario, seed: simulation.seed)
-                ?? .kneeExtension(seed: simulation.seed)
-            let address = configuration.i2cAddress
-            return { () throws(MPU6050Error) -> MPU6050 in
-                try MPU6050(bus: SimulatedMPU6050(scenario: scenario, clock: clock), address: address, clock: clock)
-            }
-        }
-        let bus = configuration.i2cBus
         let address = configuration.i2cAddress
-        return { () throws(MPU6050Error) -> MPU6050 in
-            let adapter: LinuxI2CBus
-            do throws(I2CError) { adapter = try LinuxI2CBus(path: bus) } catch { throw .bus(error) }
-            return try MPU6050(bus: adapter, address: address, clock: clock)
+        let device: SensorSource.Device =
+            simulation.map { .simulator(scenario: $0.scenario, seed: $0.seed, address: address, thighMotion: nil) }
+            ?? .hardware(busPath: configuration.i2cBus, address: address)
+        let source = SensorSource(device, thighAddress: configuration.thighAddress)
+        return { () throws(MPU6050Error) -> LegSensors in
+            let opened: OpenedSensorBus
+            do throws(I2CError) { opened = try source.openBus(clock: clock) } catch { throw .bus(error) }
+            return try opened.drivers(address: address, thighAddress: source.thighAddress, clock: clock)
         }
     }
 

@@ -11,7 +11,9 @@ extension Command {
             Runs each check in turn and prints pass or FAIL, with a hint on how to fix a
             failure; the checks after a failure are skipped. Keep the sensor still while it
             runs: the last check reads half a second of samples and expects 1 g and no
-            rotation. --simulate checks the simulated sensor lying still.
+            rotation. --simulate checks the simulated sensor lying still. With a thigh
+            sensor (--thigh-address 0x69) its checks follow the shank's, each line naming
+            the sensor; without one the thigh is reported as not configured.
 
             Exits 1 when any check fails.
             """,
@@ -42,20 +44,24 @@ public struct DoctorAction: CommandAction, Equatable {
         let failed = checks.filter { $0.status == .fail }.count
         if json {
             let report = DoctorReport(
-                source: source.label, address: addressText(source.address), passed: failed == 0, checks: checks,
+                source: source.label, address: addressText(source.address),
+                thighAddress: source.thighAddress.map(addressText), passed: failed == 0, checks: checks,
                 calibration: calibration)
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             context.output.line(String(decoding: try encoder.encode(report), as: UTF8.self))
         } else {
             context.output.line("Calibration: \(calibration.detail)")
-            context.output.line("Sensor checks on \(source.label), address \(addressText(source.address)):")
+            let thigh = source.thighAddress.map { ", thigh sensor \(addressText($0))" } ?? ""
+            context.output.line("Sensor checks on \(source.label), address \(addressText(source.address))\(thigh):")
             for check in checks {
                 let status = check.status == .fail ? "FAIL" : check.status.rawValue
-                context.output.line("  \(status)  \(check.name.padded(toWidth: 14)) \(check.detail)")
+                let name = check.sensor.map { "\($0.rawValue) \(check.name)" } ?? check.name
+                context.output.line("  \(status)  \(name.padded(toWidth: 20)) \(check.detail)")
                 if let hint = check.hint { context.output.line("        fix: \(hint)") }
             }
-            if failed == 0 { context.output.line("All \(checks.count) checks passed.") }
+            let run = checks.filter { $0.status != .skip }.count
+            if failed == 0 { context.output.line("All \(run) checks passed.") }
         }
         if failed > 0 {
             throw CommandFailure("\(failed) of \(checks.count) sensor checks failed")
@@ -121,9 +127,25 @@ struct CalibrationStatus: Encodable {
 struct DoctorReport: Encodable {
     var source: String
     var address: String
+    /// Nil (null) without a thigh sensor.
+    var thighAddress: String?
     var passed: Bool
     var checks: [DoctorCheck]
     var calibration: CalibrationStatus
+
+    enum CodingKeys: String, CodingKey {
+        case source, address, thighAddress = "thigh_address", passed, checks, calibration
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(source, forKey: .source)
+        try container.encode(address, forKey: .address)
+        try container.encode(thighAddress, forKey: .thighAddress)
+        try container.encode(passed, forKey: .passed)
+        try container.encode(checks, forKey: .checks)
+        try container.encode(calibration, forKey: .calibration)
+    }
 }
 
 /// One check's outcome.
@@ -133,14 +155,29 @@ struct DoctorCheck: Encodable, Equatable {
     }
 
     var name: String
+    /// Which sensor the check is about; nil for the bus and the adapter.
+    var sensor: LegSensorError.Sensor?
     var status: Status
     var detail: String
     var hint: String?
+
+    init(
+        name: String, sensor: LegSensorError.Sensor? = nil, status: Status, detail: String, hint: String? = nil
+    ) {
+        self.name = name
+        self.sensor = sensor
+        self.status = status
+        self.detail = detail
+        self.hint = hint
+    }
 }
 
-/// Runs the sensor checks in order: bus, adapter, device, identity, configuration, sampling, at rest.
+/// Runs the sensor checks in order: bus and adapter, then for the shank's sensor and the thigh's
+/// (when one is configured) device, identity, configuration, sampling, at rest. A failure skips the
+/// rest of its sensor's checks; a failed bus or adapter skips every sensor's.
 struct SensorCheckup {
-    static let names = ["bus", "adapter", "device", "identity", "configuration", "sampling", "at rest"]
+    static let busNames = ["bus", "adapter"]
+    static let sensorNames = ["device", "identity", "configuration", "sampling", "at rest"]
     /// Sensor-clock time of the sample check.
     static let sampleSeconds = 0.5
 
@@ -149,15 +186,23 @@ struct SensorCheckup {
 
     func run() -> [DoctorCheck] {
         var checks: [DoctorCheck] = []
-        func pass(_ detail: String) {
-            checks.append(DoctorCheck(name: Self.names[checks.count], status: .pass, detail: detail))
+        /// Both sensors' checks, skipped after a failure of the bus.
+        func skippedSensors() -> [DoctorCheck] {
+            [LegSensorError.Sensor.shank, .thigh].flatMap { skipped in
+                skipped == .thigh && source.thighAddress == nil
+                    ? [Self.thighNotConfigured]
+                    : Self.sensorNames.map {
+                        DoctorCheck(
+                            name: $0, sensor: skipped, status: .skip, detail: "not checked after the failure above")
+                    }
+            }
         }
         func fail(_ detail: String, hint: String?) -> [DoctorCheck] {
-            checks.append(DoctorCheck(name: Self.names[checks.count], status: .fail, detail: detail, hint: hint))
+            checks.append(DoctorCheck(name: Self.busNames[checks.count], status: .fail, detail: detail, hint: hint))
             return checks
-                + Self.names.dropFirst(checks.count).map {
+                + Self.busNames.dropFirst(checks.count).map {
                     DoctorCheck(name: $0, status: .skip, detail: "not checked after the failure above")
-                }
+                } + skippedSensors()
         }
 
         let opened: OpenedSensorBus
@@ -167,7 +212,7 @@ struct SensorCheckup {
             return fail(error.description, hint: error.hint)
         }
         let bus = opened.bus
-        pass("\(bus.devicePath) opened")
+        checks.append(DoctorCheck(name: "bus", status: .pass, detail: "\(bus.devicePath) opened"))
 
         do {
             let missing = I2CFunctionality.mpu6050Driver.subtracting(try bus.functionality())
@@ -181,19 +226,51 @@ struct SensorCheckup {
         } catch {
             return fail(error.description, hint: error.hint)
         }
-        pass("SMBus byte data and I2C block reads supported")
+        checks.append(
+            DoctorCheck(name: "adapter", status: .pass, detail: "SMBus byte data and I2C block reads supported"))
+
+        checks += checkSensor(.shank, bus: bus, address: source.address)
+        if let thighAddress = source.thighAddress, let thighBus = opened.thighBus {
+            checks += checkSensor(.thigh, bus: thighBus, address: thighAddress)
+        } else {
+            checks.append(Self.thighNotConfigured)
+        }
+        return checks
+    }
+
+    static let thighNotConfigured = DoctorCheck(
+        name: "device", sensor: .thigh, status: .skip,
+        detail: "not configured (--thigh-address none; thigh_address = none for the daemon)")
+
+    /// One sensor's checks, from its address acknowledging to a still reading.
+    func checkSensor(_ which: LegSensorError.Sensor, bus: any I2CBus, address: UInt8) -> [DoctorCheck] {
+        var checks: [DoctorCheck] = []
+        func pass(_ detail: String) {
+            checks.append(
+                DoctorCheck(name: Self.sensorNames[checks.count], sensor: which, status: .pass, detail: detail))
+        }
+        func fail(_ detail: String, hint: String?) -> [DoctorCheck] {
+            checks.append(
+                DoctorCheck(
+                    name: Self.sensorNames[checks.count], sensor: which, status: .fail, detail: detail, hint: hint))
+            return checks
+                + Self.sensorNames.dropFirst(checks.count).map {
+                    DoctorCheck(name: $0, sensor: which, status: .skip, detail: "not checked after the failure above")
+                }
+        }
 
         let sensor: MPU6050
         do {
-            sensor = try MPU6050(bus: bus, address: source.address, clock: clock)
+            sensor = try MPU6050(bus: bus, address: address, clock: clock)
             let part = try sensor.identify()
-            pass("\(addressText(source.address)) acknowledged")
+            pass("\(addressText(address)) acknowledged")
             pass("\(part.rawValue) (WHO_AM_I \(addressText(part.whoAmI)))")
         } catch {
             if case .unexpectedIdentity = error {
-                pass("\(addressText(source.address)) acknowledged")
+                pass("\(addressText(address)) acknowledged")
             }
-            return fail(error.description, hint: error.hint)
+            let hint = LegSensorError(which, error).hint
+            return fail(error.description, hint: hint)
         }
 
         do {

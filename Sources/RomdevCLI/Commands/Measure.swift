@@ -45,6 +45,11 @@ extension Command {
 
             The calibration from 'romdev calibrate' is used when present.
 
+            With a thigh sensor (--thigh-address 0x69; the daemon's thigh_address) both
+            sensors are read in the same tick, each shank sample with the thigh's reading at
+            its instant; a thigh sensor configured but not answering is an error naming its
+            address and bus, before anything is measured.
+
             While the romdev daemon runs it holds the sensor, so the measurement is asked of
             it (through its control socket) and its reply is printed; a busy daemon or a
             socket this user may not open is an error that says so. --simulate never asks
@@ -90,7 +95,7 @@ struct MeasureAction: CommandAction, Equatable {
 
     func run(in context: CommandContext) throws {
         let what = "could not measure the range of motion"
-        if case .hardware = source,
+        if case .hardware = source.device,
             let reply = try DaemonControl(environment: context.environment).forward(
                 .measure(limb: limb?.rawValue, unscheduled: unscheduled, protocolName: measurementProtocol?.rawValue),
                 doing: what)
@@ -173,11 +178,15 @@ struct MeasureAction: CommandAction, Equatable {
 
     static func text(_ report: RangeOfMotionMeasurement.Report) -> String {
         let sampling = report.sampling
-        return
-            (report.result.textLines + [
+        var lines =
+            report.result.textLines + [
                 "  session   \(fixed(report.seconds, 2)) s, \(report.samples) samples, \(sampling.lostSamples) lost, "
                     + "\(sampling.lateTicks) late ticks of \(sampling.ticks)"
-            ]).joined(separator: "\n") + "\n"
+            ]
+        if sampling.thighSamples > 0 {
+            lines.append("  thigh     \(sampling.thighSamples) samples, \(sampling.thighLostSamples) lost")
+        }
+        return lines.joined(separator: "\n") + "\n"
     }
 
     /// The result's own JSON (as stored: ``RangeOfMotionResult/reported``), then the session and
@@ -192,7 +201,11 @@ struct MeasureAction: CommandAction, Equatable {
                 ("seconds", .double(report.seconds)),
                 ("samples", .int(report.samples)),
                 ("lost_samples", .int(report.sampling.lostSamples)),
-                ("outcome", CareOutput.json(stored, calendar: calendar)),
-            ])
+            ]
+                + (report.sampling.thighSamples > 0
+                    ? [
+                        ("thigh_samples", .int(report.sampling.thighSamples)),
+                        ("thigh_lost_samples", .int(report.sampling.thighLostSamples)),
+                    ] : []) + [("outcome", CareOutput.json(stored, calendar: calendar))])
     }
 }

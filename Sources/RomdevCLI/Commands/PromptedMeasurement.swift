@@ -21,11 +21,11 @@ struct PromptedMeasurement {
     /// - Throws: `CommandFailure` when the sensor cannot be brought up or fails mid-session.
     func run(prompt: @escaping @Sendable (String) -> Void) throws -> RangeOfMotionMeasurement.Report {
         let clock = clock ?? SystemClock()
-        let sensor = try source.openConfiguredSensor(clock: clock).sensor
+        let sensors = try source.openConfiguredSensors(clock: clock).sensors
         let limb = limb
         let measurementProtocol = measurementProtocol
         let measurement = RangeOfMotionMeasurement(
-            sensor: sensor, calibration: calibration,
+            sensor: sensors.shank, thigh: sensors.thigh, calibration: calibration,
             parameters: SessionParameters(measurementProtocol: measurementProtocol),
             pacing: self.clock == nil ? .dispatchTimer : .sleeping(clock),
             onProgress: { phase in prompt(Self.prompt(for: phase, limb: limb, protocol: measurementProtocol)) })

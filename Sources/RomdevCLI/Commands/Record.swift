@@ -1,6 +1,7 @@
 import Foundation
 import Fusion
 import LinuxSystem
+import Sampling
 import Sensor
 
 extension Command {
@@ -15,8 +16,13 @@ extension Command {
               \(Recording.header)
 
             Times are seconds on the sensor's own sample clock, acceleration in g, angular
-            rate in °/s, die temperature in °C. Simulated recordings add a last column,
-            \(Recording.truthColumn): the shank's true inclination from vertical in degrees.
+            rate in °/s, die temperature in °C. With a thigh sensor (--thigh-address 0x69)
+            the thigh's readings at the same instants follow the shank's:
+
+              \(Recording.thighColumns)
+
+            Simulated recordings add a last column, \(Recording.truthColumn): the shank's
+            true inclination from vertical in degrees.
             If the host reads the FIFO too late, it overflows and the rows of the lost
             samples are missing (their times are skipped).
 
@@ -63,7 +69,8 @@ public struct RecordAction: CommandAction, Equatable {
                 "will not overwrite \(outputPath)", hint: "choose another --output, or move the existing file away")
         }
         let clock = context.sensorClock ?? SystemClock()
-        let (sensor, simulator) = try source.openConfiguredSensor(clock: clock)
+        let (sensors, simulator) = try source.openConfiguredSensors(clock: clock)
+        let sensor = sensors.shank
 
         // Created exclusively: whatever appeared at the path since the check above is not replaced.
         let descriptor: CInt
@@ -79,24 +86,35 @@ public struct RecordAction: CommandAction, Equatable {
         }
         let file = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         defer { try? file.close() }
-        var header = Recording.header
-        if simulator != nil { header += "," + Recording.truthColumn }
+        let header = Recording.header(thigh: sensors.thigh != nil, truth: simulator != nil)
         var written = 0
         var lost = 0
         var gaps = 0
         do {
             try file.write(contentsOf: Data((header + "\n").utf8))
-            try sensor.record(seconds: seconds) { batch in
-                if let gap = batch.gap {
-                    gaps += 1
-                    lost += gap.count
+            if let thigh = sensors.thigh {
+                let ticker = SampleTicker(sensor: sensor, thigh: thigh, periodSeconds: 0.05, clock: clock)
+                try Self.recordPairs(ticker, seconds: seconds) { shank, thigh in
+                    let row = Self.row(
+                        shank, thigh: thigh, truth: simulator?.truthInclinationDegrees(forSampleIndex: shank.index))
+                    try file.write(contentsOf: Data(row.utf8))
+                    written += 1
                 }
-                var rows = ""
-                for sample in batch.samples {
-                    rows += Self.row(sample, truth: simulator?.truthInclinationDegrees(forSampleIndex: sample.index))
+                lost = ticker.statistics.lostSamples + ticker.statistics.thighLostSamples
+            } else {
+                try sensor.record(seconds: seconds) { batch in
+                    if let gap = batch.gap {
+                        gaps += 1
+                        lost += gap.count
+                    }
+                    var rows = ""
+                    for sample in batch.samples {
+                        rows += Self.row(
+                            sample, thigh: nil, truth: simulator?.truthInclinationDegrees(forSampleIndex: sample.index))
+                    }
+                    try file.write(contentsOf: Data(rows.utf8))
+                    written += batch.samples.count
                 }
-                try file.write(contentsOf: Data(rows.utf8))
-                written += batch.samples.count
             }
         } catch {
             throw CommandFailure(
@@ -108,20 +126,53 @@ public struct RecordAction: CommandAction, Equatable {
         if let part = sensor.part { summary += ", \(part.rawValue)" }
         summary += ") from \(source.label) to \(outputPath)."
         context.output.line(summary)
-        if gaps > 0 {
+        if sensors.thigh != nil, lost > 0 {
+            context.output.line(
+                "A FIFO overflowed: \(lost) samples are missing (the thigh's are interpolated across its gap); "
+                    + "the host was too slow to read it.")
+        } else if gaps > 0 {
             context.output.line(
                 "The FIFO overflowed \(gaps) time\(gaps == 1 ? "" : "s"): \(lost) samples are missing; "
                     + "the host was too slow to read it.")
         }
     }
 
+    /// Reads both FIFOs every 50 ms on the sensors' clock and hands on each shank sample of the
+    /// first `seconds` with the thigh's reading at its instant, in index order.
+    static func recordPairs(
+        _ ticker: SampleTicker, seconds: Double, _ body: (IMUSample, IMUSample?) throws -> Void
+    ) throws {
+        let rate = Double(ticker.sensor.configuration?.sampleRateHz ?? MPU6050Configuration.standard.sampleRateHz)
+        let total = Int((seconds * rate).rounded())
+        var reached = false
+        var failure: (any Error)?
+        let take = { (shank: IMUSample, thigh: IMUSample?) in
+            guard failure == nil, shank.index < total else {
+                reached = true
+                return
+            }
+            if shank.index == total - 1 { reached = true }
+            do { try body(shank, thigh) } catch { failure = error }
+        }
+        while !reached {
+            ticker.clock.sleep(seconds: ticker.periodSeconds)
+            try ticker.tick(take)
+            if let failure { throw failure }
+        }
+    }
+
     /// One CSV row; numbers to a resolution finer than the sensor's (accel LSB ≥ 61 µg, gyro ≥ 7.6 m°/s).
-    static func row(_ sample: IMUSample, truth: Double?) -> String {
+    static func row(_ sample: IMUSample, thigh: IMUSample?, truth: Double?) -> String {
         let a = sample.accelerationG
         let w = sample.angularRateDPS
         var row = String(
             format: "%.3f,%.5f,%.5f,%.5f,%.4f,%.4f,%.4f,%.2f", sample.timeSeconds, a.x, a.y, a.z, w.x, w.y, w.z,
             sample.temperatureCelsius)
+        if let thigh {
+            let a = thigh.accelerationG
+            let w = thigh.angularRateDPS
+            row += String(format: ",%.5f,%.5f,%.5f,%.4f,%.4f,%.4f", a.x, a.y, a.z, w.x, w.y, w.z)
+        }
         if let truth { row += String(format: ",%.3f", truth) }
         return row + "\n"
     }

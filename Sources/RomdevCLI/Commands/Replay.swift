@@ -17,7 +17,10 @@ extension Command {
             vertical, 90 = shin horizontal, positive toward extension. Without a mounting
             in the calibration, the start pose defines 0. The knee angles (knee_extension,
             knee_flexion, knee_arc) are those of 'romdev measure'. --protocol arc follows a
-            session of both steps (extension, then flexion under the chair).
+            session of both steps (extension, then flexion under the chair). A recording with
+            the thigh sensor's columns is measured with both sensors: the knee angles come from
+            both orientations (knee_source thigh-sensor), and the angles are the shank's
+            inclination from the thigh's perpendicular, 90 minus the knee flexion.
 
             The calibration is --calibration PATH, else calibration.json in the care store's
             directory when it exists (the output says which). Without one the samples are
@@ -28,8 +31,10 @@ extension Command {
 
               \(ReplayAction.traceHeader)
 
-            (the unit gravity direction in the sensor frame, pointing away from the
-            earth, and the angle). A malformed recording is reported with its line number.
+            (the shank's unit gravity direction in the sensor frame, pointing away from
+            the earth, its sagittal angle, and the knee flexion: from both sensors with a
+            thigh sensor, otherwise 90 minus the angle). A malformed recording is reported
+            with its line number.
             """,
         arguments: [ReplayAction.fileArgument],
         options: [CalibrationFile.option, ProtocolOption.option, ReplayAction.jsonOption, ReplayAction.traceOption]
@@ -52,7 +57,7 @@ public struct ReplayAction: CommandAction, Equatable {
     static let jsonOption = Option.flag("json", help: "Print the result as JSON.")
     static let traceOption = Option.value(
         "trace", valueName: "file", help: "Write the gravity direction and angle of every sample to this CSV file.")
-    static let traceHeader = "time_s,gravity_x,gravity_y,gravity_z,angle_deg"
+    static let traceHeader = "time_s,gravity_x,gravity_y,gravity_z,angle_deg,knee_angle_deg"
 
     public var recordingPath: String
     public var calibrationPath: String?
@@ -86,10 +91,12 @@ public struct ReplayAction: CommandAction, Equatable {
                 hint: "replay reads the CSV files 'romdev record' writes")
         }
 
-        let samples = recording.samples
+        let samples = recording.samples, thighSamples = recording.thighSamples
         var session = MeasurementSession(
             parameters: SessionParameters(measurementProtocol: measurementProtocol), calibration: loaded)
-        for sample in samples where !session.isFinished { session.update(sample) }
+        for (index, sample) in samples.enumerated() where !session.isFinished {
+            session.update(sample, thigh: thighSamples?[index])
+        }
         session.stop()
         guard let result = session.result(), case .finished(let reason) = session.phase else {
             throw CommandFailure("could not measure \(recordingPath)", why: "the recording has no usable samples")
@@ -102,7 +109,9 @@ public struct ReplayAction: CommandAction, Equatable {
         }
 
         if let tracePath, let mounting = session.mounting {
-            try writeTrace(samples, calibration: loaded, mounting: mounting, to: tracePath)
+            try writeTrace(
+                samples, thigh: thighSamples, calibration: loaded, mounting: mounting, leg: session.legMounting,
+                to: tracePath)
         }
         let summary = Summary(
             result: result, reason: reason, samples: used, seconds: duration, referenceRange: reference,
@@ -130,23 +139,33 @@ public struct ReplayAction: CommandAction, Equatable {
     /// The largest recording read: a day at 200 Hz with the truth column is about 1.2 GB.
     static let recordingSizeLimit = 2 << 30
 
-    /// The trace: a fresh filter over every sample (the session's filter stops with the session),
-    /// angles under the session's mounting, unwrapped. It is the filter's estimate as it was at each
-    /// sample, in real time.
+    /// The trace: a fresh filter over every sample (the session's filters stop with the session),
+    /// angles under the session's mountings, unwrapped. It is the filters' estimate as it was at
+    /// each sample, in real time.
     private func writeTrace(
-        _ samples: [InertialSample], calibration: Calibration?, mounting: Mounting,
-        to path: String
+        _ samples: [InertialSample], thigh thighSamples: [InertialSample]?, calibration: Calibration?,
+        mounting: Mounting, leg: LegMounting?, to path: String
     ) throws {
         var filter = OrientationFilter(gyroBias: calibration == nil ? nil : .zero)
-        var unwrapper = AngleUnwrapper()
+        let thighCalibration = calibration?.thigh
+        var thighFilter = OrientationFilter(gyroBias: thighCalibration?.sensor == nil ? nil : .zero)
+        var unwrapper = AngleUnwrapper(), kneeUnwrapper = AngleUnwrapper()
         var text = Self.traceHeader + "\n"
-        text.reserveCapacity(samples.count * 64)
-        for raw in samples {
+        text.reserveCapacity(samples.count * 72)
+        for (index, raw) in samples.enumerated() {
             let sample = calibration?.corrected(raw) ?? raw
             filter.update(sample)
             let g = filter.gravity
             let angle = unwrapper.unwrap(mounting.sagittalAngle(gravity: g))
-            text += "\(fixed(sample.time, 6)),\(fixed(g.x, 6)),\(fixed(g.y, 6)),\(fixed(g.z, 6)),\(fixed(angle, 3))\n"
+            let knee: Double
+            if let leg, let thigh = thighSamples?[index] {
+                thighFilter.update(thighCalibration?.corrected(thigh) ?? thigh)
+                knee = kneeUnwrapper.unwrap(leg.kneeFlexion(thighGravity: thighFilter.gravity, shankGravity: g))
+            } else {
+                knee = KneeAngle.flexion(shankInclination: angle)
+            }
+            let gravity = "\(fixed(g.x, 6)),\(fixed(g.y, 6)),\(fixed(g.z, 6))"
+            text += "\(fixed(sample.time, 6)),\(gravity),\(fixed(angle, 3)),\(fixed(knee, 3))\n"
         }
         try attempt("could not write the trace to \(path)") { try AtomicFile.write(text, to: path) }
     }
@@ -207,6 +226,14 @@ func fixed(_ value: Double, _ digits: Int) -> String {
 }
 
 extension RangeOfMotionResult {
+    /// Where the knee angles come from, for people.
+    var kneeSourceText: String {
+        switch kneeAngleSource {
+        case .seatedAssumption: "one sensor, seated"
+        case .thighSensor: "both sensors"
+        }
+    }
+
     /// The result as `measure` and `replay` print it, one angle per line to a tenth of a degree.
     var textLines: [String] {
         let flags = flags.isEmpty ? "none" : flags.names.joined(separator: ", ")
@@ -217,7 +244,7 @@ extension RangeOfMotionResult {
             "  minimum   \(fixed(minimum, 1))°",
             "  maximum   \(fixed(maximum, 1))°",
             "Knee (\(measurementProtocol.rawValue)): extension \(fixed(kneeExtension, 1))°, flexion \(fixed(kneeFlexion, 1))°, "
-                + "arc \(fixed(kneeArc, 1))°",
+                + "arc \(fixed(kneeArc, 1))°, \(kneeSourceText)",
             "  flags     \(flags)",
         ]
     }

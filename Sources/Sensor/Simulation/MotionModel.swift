@@ -23,6 +23,9 @@ public struct MotionModel: Equatable, Sendable {
         /// The guided calibration: six faces on a table, then strapped on (with `mounting`) and
         /// one knee swing.
         case calibration(CalibrationMotion)
+        /// The calibration's knee-axis step: free knee swings with the thigh moving a little, out
+        /// of the sagittal plane too; the thigh's board reads the same leg.
+        case kneeSwings(KneeSwings)
     }
 
     /// What the shank does over time.
@@ -35,16 +38,38 @@ public struct MotionModel: Equatable, Sendable {
     public var sensorDistanceFromKneeMeters: Double
     /// From the shank's axis forward to the board (soft tissue and bone), metres.
     public var sensorDepthMeters: Double
+    /// Which segment's board this model reads: the shank's (the one every session has) or the
+    /// thigh's, which sees the same leg move.
+    public var segment: LegSegment
+    /// Where in the movement the board's sample clock starts, seconds: a second board on the
+    /// leg, brought up after the first, starts that much later in the same movement.
+    public var startSeconds: Double = 0
+
+    /// The two segments a board can be strapped to.
+    public enum LegSegment: Equatable, Sendable {
+        case shank
+        /// On top of the thigh, `distanceFromHipMeters` along it and `depthMeters` above its axis.
+        case thigh(distanceFromHipMeters: Double = 0.25, depthMeters: Double = 0.07)
+    }
 
     public init(
         movement: Movement, mounting: Rotation = .identity, thighMovement: ThighMovement = .none,
-        sensorDistanceFromKneeMeters: Double = 0.12, sensorDepthMeters: Double = 0.04
+        sensorDistanceFromKneeMeters: Double = 0.12, sensorDepthMeters: Double = 0.04, segment: LegSegment = .shank
     ) {
         self.movement = movement
         self.mounting = mounting
         self.thighMovement = thighMovement
         self.sensorDistanceFromKneeMeters = sensorDistanceFromKneeMeters
         self.sensorDepthMeters = sensorDepthMeters
+        self.segment = segment
+    }
+
+    /// The same leg read by a board strapped to the thigh with `mounting`.
+    public func onThigh(mounting: Rotation = .identity) -> MotionModel {
+        var thigh = self
+        thigh.mounting = mounting
+        thigh.segment = .thigh()
+        return thigh
     }
 
     /// Length of the scripted movement, seconds (0 for `still`, which lasts for ever).
@@ -54,6 +79,7 @@ public struct MotionModel: Equatable, Sendable {
         case .kneeExtension(let extension_): extension_.durationSeconds
         case .kneeArc(let arc): arc.durationSeconds
         case .calibration(let calibration): calibration.durationSeconds
+        case .kneeSwings(let swings): swings.durationSeconds
         }
     }
 
@@ -61,7 +87,16 @@ public struct MotionModel: Equatable, Sendable {
     static let gravity = 9.80665
 
     /// The true inclination and what an ideal board would measure at `t` seconds.
-    public func state(atSeconds t: Double) -> MotionState {
+    public func state(atSeconds time: Double) -> MotionState {
+        let t = time + startSeconds
+        if case .kneeSwings(let swings) = movement {
+            return swings.state(
+                atSeconds: t, segment: segment, mounting: mounting, shankDistance: sensorDistanceFromKneeMeters,
+                shankDepth: sensorDepthMeters)
+        }
+        if case .thigh(let distance, let depth) = segment {
+            return thighState(atSeconds: t, distanceFromHip: distance, depth: depth)
+        }
         if case .calibration(let calibration) = movement {
             return Self.state(of: calibration, atSeconds: t, mounting: mounting)
         }
@@ -70,40 +105,79 @@ public struct MotionModel: Equatable, Sendable {
             case .still(let inclination): (inclination, 0.0, 0.0)
             case .kneeExtension(let extension_): extension_.inclination(atSeconds: t)
             case .kneeArc(let arc): arc.inclination(atSeconds: t)
-            case .calibration: (0.0, 0.0, 0.0)
+            case .calibration, .kneeSwings: (0.0, 0.0, 0.0)
             }
         let thigh = thighMovement.pitch(atSeconds: t)
         let angleDegrees: Double = kneeDegrees + thigh.angle
         let rateDPS: Double = kneeRateDPS + thigh.rate
         let radians = Double.pi / 180
         let theta = angleDegrees * radians
-        let rate = rateDPS * radians
-        let acceleration = (kneeAccelerationDPS2 + thigh.acceleration) * radians
         // e1 points from knee to ankle, e2 anterior; both in the sagittal plane.
         let e1 = SIMD3<Double>(sin(theta), 0, -cos(theta))
         let e2 = SIMD3<Double>(cos(theta), 0, sin(theta))
-        let d = sensorDistanceFromKneeMeters
-        let h = sensorDepthMeters
-        // Split into typed terms: the chained expression is slow to type-check.
-        let alongShank: SIMD3<Double> = d * (acceleration * e2 - rate * rate * e1)
-        let outOfShank: SIMD3<Double> = h * (-acceleration * e1 - rate * rate * e2)
-        let knee: SIMD3<Double> = thighMovement.kneeAcceleration(atSeconds: t)
-        let sensorAcceleration: SIMD3<Double> = knee + alongShank + outOfShank
-        let specificForceWorld = sensorAcceleration / Self.gravity + SIMD3(0, 0, 1)
-        let shankX = e2
-        let shankZ = -e1
-        let specificForceShank = SIMD3(
-            (specificForceWorld * shankX).sum(), specificForceWorld.y, (specificForceWorld * shankZ).sum())
         // Raising the foot turns anterior (x) towards up (z): a negative rotation about y.
-        let angularRateShank = SIMD3<Double>(0, -rateDPS, 0)
+        return boardState(
+            segment: SegmentMotion(
+                radial: e1, tangential: e2, rate: rateDPS * radians,
+                angularAcceleration: (kneeAccelerationDPS2 + thigh.acceleration) * radians,
+                pivotAcceleration: thighMovement.kneeAcceleration(atSeconds: t)),
+            distance: sensorDistanceFromKneeMeters, depth: sensorDepthMeters, frameX: e2, frameZ: -e1,
+            rateAboutYDPS: -rateDPS, inclinationDegrees: angleDegrees)
+    }
+
+    /// A segment turning in the sagittal plane about a pivot: `radial` points from the pivot along
+    /// it and `tangential` is where a turn of positive `rate` (rad/s) takes it, both unit vectors in
+    /// world axes; the pivot itself accelerates by `pivotAcceleration` (m/s²).
+    fileprivate struct SegmentMotion {
+        var radial: SIMD3<Double>
+        var tangential: SIMD3<Double>
+        var rate: Double
+        var angularAcceleration: Double
+        var pivotAcceleration: SIMD3<Double>
+    }
+
+    /// What the board reads `distance` along the segment and `depth` toward `tangential` from its
+    /// axis: gravity and its acceleration, in the segment frame (`frameX`, world y, `frameZ`) turned
+    /// into board axes by ``mounting``.
+    fileprivate func boardState(
+        segment: SegmentMotion, distance: Double, depth: Double, frameX: SIMD3<Double>, frameZ: SIMD3<Double>,
+        rateAboutYDPS: Double, inclinationDegrees: Double
+    ) -> MotionState {
+        let rate = segment.rate, acceleration = segment.angularAcceleration
+        // Split into typed terms: the chained expression is slow to type-check.
+        let along: SIMD3<Double> = distance * (acceleration * segment.tangential - rate * rate * segment.radial)
+        let out: SIMD3<Double> = depth * (-acceleration * segment.radial - rate * rate * segment.tangential)
+        let boardAcceleration: SIMD3<Double> = segment.pivotAcceleration + along + out
+        let specificForceWorld = boardAcceleration / Self.gravity + SIMD3(0, 0, 1)
+        let specificForce = SIMD3(
+            (specificForceWorld * frameX).sum(), specificForceWorld.y, (specificForceWorld * frameZ).sum())
         let toBoard = mounting.transposed
         return MotionState(
-            inclinationDegrees: angleDegrees, angularRateDPS: toBoard * angularRateShank,
-            specificForceG: toBoard * specificForceShank)
+            inclinationDegrees: inclinationDegrees, angularRateDPS: toBoard * SIMD3(0, rateAboutYDPS, 0),
+            specificForceG: toBoard * specificForce)
     }
 }
 
 extension MotionModel {
+    /// The thigh board's readings: the thigh pitching about the hip by ``ThighMovement``, the board
+    /// on top of it. Its inclination is the thigh's pitch (0 level, positive raising the knee).
+    fileprivate func thighState(atSeconds t: Double, distanceFromHip: Double, depth: Double) -> MotionState {
+        let (pitch, rateDPS, accelerationDPS2) = thighMovement.pitch(atSeconds: t)
+        let radians = Double.pi / 180
+        let phi = pitch * radians
+        // Along the thigh toward the knee, and up out of its top; both in the sagittal plane.
+        let along = SIMD3<Double>(cos(phi), 0, sin(phi))
+        let up = SIMD3<Double>(-sin(phi), 0, cos(phi))
+        // Raising the knee turns the thigh's x (toward the knee) toward up (z): negative about y,
+        // the same axis and sense as the shank's extension.
+        return boardState(
+            segment: SegmentMotion(
+                radial: along, tangential: up, rate: rateDPS * radians, angularAcceleration: accelerationDPS2 * radians,
+                pivotAcceleration: .zero),
+            distance: distanceFromHip, depth: depth, frameX: along, frameZ: up, rateAboutYDPS: -rateDPS,
+            inclinationDegrees: pitch)
+    }
+
     /// The calibration's readings: gravity alone (the board turns about its centre), in board axes.
     fileprivate static func state(of calibration: CalibrationMotion, atSeconds t: Double, mounting: Rotation)
         -> MotionState
@@ -161,6 +235,28 @@ public struct ThighMovement: Equatable, Sendable {
     /// A patient sitting almost still: ±0.3° over 8 s (0.24 °/s at most, well inside the rest
     /// detector's thresholds).
     public static let small = ThighMovement(amplitudeDegrees: 0.3, periodSeconds: 8)
+
+    /// A restless patient: ±3° over 6 s (3.1 °/s at most), the thigh motion a single shank sensor
+    /// cannot tell from the knee's.
+    public static let sway = ThighMovement(amplitudeDegrees: 3, periodSeconds: 6)
+
+    /// The thigh sliding 3° on the chair over 20 s (0.28 °/s at most): slow enough to pass for
+    /// stillness.
+    public static let drift = ThighMovement(amplitudeDegrees: 0, periodSeconds: 0, driftDegrees: 3, driftSeconds: 20)
+
+    /// Names accepted by ``named(_:)`` (and `--thigh-motion`).
+    public static let names = ["drift", "small", "still", "sway"]
+
+    /// A thigh movement by name: `still`, `small`, `sway` or `drift`.
+    public static func named(_ name: String) -> ThighMovement? {
+        switch name {
+        case "still": ThighMovement.none
+        case "small": small
+        case "sway": sway
+        case "drift": drift
+        default: nil
+        }
+    }
 
     /// The thigh's pitch (degrees, positive raising the knee), its rate (°/s) and angular
     /// acceleration (°/s²) at `t`: A sin(ωt + phase) plus the drift.

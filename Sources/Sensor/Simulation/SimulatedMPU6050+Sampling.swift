@@ -29,9 +29,15 @@ extension SimulatedMPU6050 {
             samplesTaken += 1
             // The stream starts with the first record the FIFO keeps, not with the register write
             // that enabled it: FIFO_EN may be written a sample or two later on a busy host.
-            if fifoOriginSample == nil, fifoFilling, fifoRecordSize > 0 { fifoOriginSample = samplesTaken }
+            if fifoOriginSample == nil, fifoFilling, fifoRecordSize > 0 {
+                fifoOriginSample = samplesTaken
+                legTime?.start(at: origin + Double(samplesTaken - 1) * period)
+            }
             let number = samplesTaken - (fifoOriginSample ?? 1)
-            takeSample(at: Double(number + 1) * period, noise: Self.noise(seed: scenario.seed, sample: number))
+            // On a shared leg, the leg's time at this sample's host instant; on its own, the same
+            // thing counted on the board's stream (one period before its first record is 0).
+            let t = legTime?.seconds(atHostTime: origin + Double(samplesTaken) * period) ?? Double(number + 1) * period
+            takeSample(at: t, noise: Self.noise(seed: scenario.seed, sample: number))
         }
     }
 

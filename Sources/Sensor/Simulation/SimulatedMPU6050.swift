@@ -9,7 +9,9 @@ import LinuxSystem
 /// when empty). Time is the injected clock's, so tests run it faster than real time. Motion,
 /// sensor errors and noise come from a `SimulationScenario` whose time starts when the FIFO
 /// stream starts (before that, when sampling started) and advances with the sample clock, so the
-/// same scenario and seed stream the same samples however the host's timing varies. Faults are injected with `inject(_:)`.
+/// same scenario and seed stream the same samples however the host's timing varies; two boards on
+/// one leg read it at the leg's time instead (``SimulatedLegTime``). Faults are injected with
+/// `inject(_:)`.
 public final class SimulatedMPU6050: I2CBus {
     /// The name errors use in place of a device node.
     public let devicePath: String
@@ -19,6 +21,9 @@ public final class SimulatedMPU6050: I2CBus {
     public let clock: any MonotonicClock
     /// Traffic so far (successful transfers).
     public private(set) var statistics = BusStatistics()
+    /// The leg this board shares with another (the shank's and the thigh's boards), or nil for a
+    /// board on its own.
+    let legTime: SimulatedLegTime?
 
     let startTime: Double
     var registers = [UInt8](repeating: 0, count: 128)
@@ -39,12 +44,17 @@ public final class SimulatedMPU6050: I2CBus {
     /// - Parameters:
     ///   - clock: The simulated time source; `ManualClock` for faster than real time.
     ///   - devicePath: The name errors use.
+    ///   - legTime: Shared with the other board on the same leg, so that both read the leg at the
+    ///     host instant they sample; nil for a board on its own, whose scenario time is its own
+    ///     stream's.
     public init(
-        scenario: SimulationScenario, clock: any MonotonicClock, devicePath: String = "simulated-i2c"
+        scenario: SimulationScenario, clock: any MonotonicClock, devicePath: String = "simulated-i2c",
+        legTime: SimulatedLegTime? = nil
     ) {
         self.scenario = scenario
         self.clock = clock
         self.devicePath = devicePath
+        self.legTime = legTime
         startTime = clock.now
         resetRegisters()
     }
@@ -63,9 +73,14 @@ public final class SimulatedMPU6050: I2CBus {
     /// inclination (degrees from vertical) at the instant that sample was taken, or nil before
     /// the FIFO was started.
     public func truthInclinationDegrees(forSampleIndex index: Int) -> Double? {
+        truthSeconds(forSampleIndex: index).map { scenario.motion.state(atSeconds: $0).inclinationDegrees }
+    }
+
+    /// The instant (seconds of the scenario's motion) at which the sample the driver delivers
+    /// with `index` in FIFO mode was taken, or nil before the FIFO was started.
+    public func truthSeconds(forSampleIndex index: Int) -> Double? {
         guard samplingOrigin != nil, fifoOriginSample != nil else { return nil }
-        let t = Double(index + 1) * samplePeriodSeconds
-        return scenario.motion.state(atSeconds: t).inclinationDegrees
+        return Double(index + 1) * samplePeriodSeconds
     }
 
     // MARK: - I2CBus

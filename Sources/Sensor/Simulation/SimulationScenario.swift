@@ -64,17 +64,53 @@ public struct SimulationScenario: Equatable, Sendable {
             errors: errors, seed: seed)
     }
 
-    /// Names accepted by `named(_:seed:)` (and `--simulate=NAME`).
-    public static let names = ["calibration", "knee-arc", "knee-extension", "still"]
+    /// The calibration's knee-axis step, seated with the thigh board on too (``thighBoard(mounting:seed:)``, which `--simulate` fits):
+    /// free knee swings, the thigh moving `thighDegrees` in each direction; the shank board
+    /// strapped with `mounting` and datasheet errors drawn from `seed`, as in `calibration`.
+    public static func kneeSwings(
+        seed: UInt64 = 0, mounting: Rotation = .identity, thighDegrees: Double = 6
+    ) -> SimulationScenario {
+        SimulationScenario(
+            motion: MotionModel(
+                movement: .kneeSwings(.seated(seed: seed, thighDegrees: thighDegrees)), mounting: mounting),
+            errors: .datasheet(seed: seed), seed: seed)
+    }
 
-    /// A scenario by name: `still`, `knee-extension`, `knee-arc` or `calibration`.
+    /// Names accepted by `named(_:seed:)` (and `--simulate=NAME`).
+    public static let names = ["calibration", "knee-arc", "knee-extension", "knee-swings", "still"]
+
+    /// A scenario by name: `still`, `knee-extension`, `knee-arc`, `calibration` or `knee-swings`.
     public static func named(_ name: String, seed: UInt64) -> SimulationScenario? {
         switch name {
         case "still": still(seed: seed)
         case "knee-extension": kneeExtension(seed: seed)
         case "knee-arc": kneeArc(seed: seed)
         case "calibration": calibration(seed: seed)
+        case "knee-swings": kneeSwings(seed: seed)
         default: nil
         }
+    }
+
+    /// The thigh's part doing what this board does (on the table, for its calibration): another
+    /// part, so its own errors and noise drawn from `seed` (by default one derived from this
+    /// board's). Its sample clock differs from this board's by 0.4 %, toward the middle of the
+    /// datasheet's ±1 %, so that on the leg the two streams drift apart by about one sample a second
+    /// at 200 Hz and pairing them is always exercised.
+    public func thighPart(seed thighSeed: UInt64? = nil) -> SimulationScenario {
+        let thighSeed = thighSeed ?? seed ^ 0x7416_B0A2_D5EC_0D01
+        var thighErrors = errors == .ideal || errors == .noiseOnly ? errors : .datasheet(seed: thighSeed)
+        let offset = errors.sampleClockError < 0 ? 0.004 : -0.004
+        thighErrors.sampleClockError = errors.sampleClockError + offset
+        return SimulationScenario(motion: motion, errors: thighErrors, seed: thighSeed, part: part, address: address)
+    }
+
+    /// The thigh's part strapped to the thigh of the same leg (``MotionModel/onThigh(mounting:)``),
+    /// by default as the wiring guide prescribes (board x toward the knee, z up out of the thigh),
+    /// answering at 0x69.
+    public func thighBoard(mounting: Rotation = .identity, seed thighSeed: UInt64? = nil) -> SimulationScenario {
+        var board = thighPart(seed: thighSeed)
+        board.motion = motion.onThigh(mounting: mounting)
+        board.address = MPU6050.alternateAddress
+        return board
     }
 }

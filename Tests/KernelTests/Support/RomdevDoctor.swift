@@ -16,6 +16,8 @@ enum RomdevDoctor {
 
     struct Check: Decodable {
         var name: String
+        /// shank or thigh; nil for the bus and the adapter.
+        var sensor: String?
         var status: String
         var detail: String
         var hint: String?

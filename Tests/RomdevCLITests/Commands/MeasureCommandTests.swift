@@ -28,10 +28,10 @@ struct MeasureCommandTests {
         #expect(
             values.map { $0["kind"] as? String } == [
                 "range", "start", "finish", "minimum", "maximum", "knee_extension", "knee_flexion", "knee_arc", "limb",
-                "protocol",
+                "protocol", "knee_source",
             ])
         #expect(values.prefix(8).allSatisfy { $0["units"] as? String == "deg" && $0["type"] as? String == "double" })
-        #expect(values.suffix(2).map { $0["value"] as? String } == ["left", "extension"])
+        #expect(values.suffix(3).map { $0["value"] as? String } == ["left", "extension", "seated-assumption"])
         let range = try #require(values.first?["value"] as? Double)
         let maximum = try #require(values[4]["value"] as? Double), minimum = try #require(values[3]["value"] as? Double)
         #expect(abs(range - (maximum - minimum)) < 1e-9)

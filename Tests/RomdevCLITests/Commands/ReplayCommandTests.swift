@@ -45,8 +45,77 @@ struct ReplayCommandTests {
         #expect(json["units"] as? String == "deg")
         #expect((json["flags"] as? [String])?.isEmpty == true)
         let rows = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n")
-        #expect(rows.first == "time_s,gravity_x,gravity_y,gravity_z,angle_deg")
+        #expect(rows.first == "time_s,gravity_x,gravity_y,gravity_z,angle_deg,knee_angle_deg")
         #expect(rows.count == 1051)
+        // One sensor: the knee angle of the seated assumption, 90° − the angle.
+        for row in rows.dropFirst() {
+            let fields = row.split(separator: ",").compactMap { Double($0) }
+            #expect(abs(fields[5] - (90 - fields[4])) < 0.0015)
+        }
+    }
+
+    /// A seated extension to 75° and back while the thigh slides 6° up and stays there (the knee's
+    /// own angle is what counts), with both sensors strapped alike; 100 Hz.
+    static func twoSensorCSV() -> String {
+        func eased(_ t: Double, _ frames: [(Double, Double)]) -> Double {
+            guard t > frames[0].0 else { return frames[0].1 }
+            for (a, b) in zip(frames, frames.dropFirst()) where t < b.0 {
+                return a.1 + (b.1 - a.1) * (1 - cos(Double.pi * (t - a.0) / (b.0 - a.0))) / 2
+            }
+            return frames[frames.count - 1].1
+        }
+        func knee(_ t: Double) -> Double { eased(t, [(2.5, 0), (4, 75), (5, 75), (6.5, 0)]) }
+        func thigh(_ t: Double) -> Double { eased(t, [(2.5, 0), (6.5, 6)]) }
+        func rate(_ f: (Double) -> Double, _ t: Double) -> Double { (f(t + 1e-4) - f(t - 1e-4)) / 2e-4 }
+        var lines = [
+            "time_s,accel_x_g,accel_y_g,accel_z_g,gyro_x_dps,gyro_y_dps,gyro_z_dps,temp_c,"
+                + "thigh_accel_x_g,thigh_accel_y_g,thigh_accel_z_g,thigh_gyro_x_dps,thigh_gyro_y_dps,thigh_gyro_z_dps"
+        ]
+        for i in 0..<1050 {
+            let t = Double(i) / 100
+            let shank = (knee(t) + thigh(t)) * Double.pi / 180, pitch = thigh(t) * Double.pi / 180
+            let shankRate = rate(knee, t) + rate(thigh, t), thighRate = rate(thigh, t)
+            lines.append(
+                "\(t),\(sin(shank)),0,\(cos(shank)),0.7,\(-shankRate - 1.2),0.3,30,"
+                    + "\(sin(pitch)),0,\(cos(pitch)),-0.4,\(-thighRate + 0.9),0.2")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    @Test func aRecordingWithTheThighSensorIsMeasuredWithBoth() throws {
+        let romdev = try InProcessRomdev()
+        let file = try write(Self.twoSensorCSV(), "both.csv", in: romdev)
+        let trace = romdev.directory.path + "/trace.csv"
+        let output = try romdev.run(["replay", file, "--json", "--trace", trace])
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any])
+        #expect(json["knee_source"] as? String == "thigh-sensor")
+        // The shank turned by 81° and came back 6° higher; the knee bent by 75° and came back.
+        // Uncalibrated, with the thigh turning through the hold, the peak is the filters' (0.8° off).
+        let extensionAngle = try #require(json["knee_extension"] as? Double)
+        let flexion = try #require(json["knee_flexion"] as? Double)
+        #expect(abs(extensionAngle - 15) < 1)
+        #expect(abs(flexion - 90) < 0.5)
+        #expect(abs(try #require(json["finish"] as? Double)) < 0.5)
+        #expect((json["flags"] as? [String])?.isEmpty == true)
+        let rows = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n")
+        #expect(rows.first == "time_s,gravity_x,gravity_y,gravity_z,angle_deg,knee_angle_deg")
+        #expect(rows.count == 1051)
+        let knee = rows.dropFirst().compactMap { Double($0.split(separator: ",")[5]) }
+        // The filters' knee angle in real time: 90° at rest, 15° at the peak, 90° once back.
+        #expect(abs(knee[100] - 90) < 1)
+        #expect(abs(knee[450] - 15) < 1)
+        #expect(abs(knee[1040] - 90) < 1)
+
+        // The same shank without its thigh carries the thigh's 6°.
+        let shankOnly = Self.twoSensorCSV().split(separator: "\n").map {
+            $0.split(separator: ",").prefix(8).joined(separator: ",")
+        }
+        let oneFile = try write(shankOnly.joined(separator: "\n") + "\n", "shank.csv", in: romdev)
+        let one = try #require(
+            try JSONSerialization.jsonObject(with: Data(try romdev.run(["replay", oneFile, "--json"]).utf8))
+                as? [String: Any])
+        #expect(one["knee_source"] as? String == "seated-assumption")
+        #expect(abs(try #require(one["finish"] as? Double) - 6) < 0.5)
     }
 
     @Test func printsTheResultAsText() throws {

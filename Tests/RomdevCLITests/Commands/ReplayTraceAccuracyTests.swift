@@ -96,7 +96,7 @@ struct ReplayTraceAccuracyTests {
 
         static func traceCSV(_ samples: [Sample], gravity: [Vector3]) -> String {
             let rows = zip(samples, gravity).map { s, g in
-                "\(String(format: "%.6f", s.time)),\(String(format: "%.6f,%.6f,%.6f", g.x, g.y, g.z)),0.000"
+                "\(String(format: "%.6f", s.time)),\(String(format: "%.6f,%.6f,%.6f", g.x, g.y, g.z)),0.000,90.000"
             }
             return ([GravityTrace.header] + rows).joined(separator: "\n") + "\n"
         }

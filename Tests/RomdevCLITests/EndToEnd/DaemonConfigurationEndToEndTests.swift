@@ -35,6 +35,17 @@ struct DaemonConfigurationEndToEndTests {
                 "Error: invalid configuration: \(path):2: quiet_hours: expected HH:MM-HH:MM with different ends"))
     }
 
+    @Test func aBadThighAddressExitsWithEXConfig() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path + "/romdev.conf"
+        try "thigh_address = 0x70\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let result = try RomdevProcess.run(["daemon", "--check-config", "--config", path])
+        #expect(result.status == 78)
+        #expect(
+            result.stderr.hasPrefix(
+                "Error: invalid configuration: \(path):1: thigh_address: expected 0x69 (AD0 high) or none, got '0x70'"))
+    }
+
     @Test func namedFileMustExist() throws {
         let directory = try TemporaryDirectory()
         let result = try RomdevProcess.run(["daemon", "--check-config", "--config", directory.path + "/absent.conf"])

@@ -153,6 +153,21 @@ import Musl
         if let stored = outcomes.first { #expect(stored.outcome.values.count >= 6) }
     }
 
+    @Test func measuresWithTheConfiguredThighSensor() throws {
+        let device = try Device()
+        // With thigh_address set, the simulated bus has the thigh's board at 0x69 too.
+        let config = device.directory.path + "/romdev.conf"
+        try "thigh_address = 0x69\n".write(toFile: config, atomically: true, encoding: .utf8)
+        try device.start([
+            "--config", config, "--start-at", device.tomorrowAt("10:00:00"), "--press-at", "1s", "--exit-after", "1",
+            "--time-scale", "4",
+        ])
+        #expect(device.wait() == 0)
+        #expect(device.log.contains("<5>stored range "))
+        #expect(!device.log.contains("motion sensor not answering"))
+        #expect(try device.rangeOfMotionOutcomes().count == 1)
+    }
+
     @Test func missingSensorKeepsTheDaemonRunning() throws {
         let device = try Device()
         // The simulated sensor answers at 0x68 only.

@@ -17,7 +17,7 @@ import Testing
         #expect(
             kinds == [
                 "range", "start", "finish", "minimum", "maximum", "knee_extension", "knee_flexion", "knee_arc", "limb",
-                "protocol",
+                "protocol", "knee_source",
             ])
     }
 

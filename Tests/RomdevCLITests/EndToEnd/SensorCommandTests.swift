@@ -23,55 +23,50 @@ import Testing
         let checks = try #require(report["checks"] as? [[String: Any]])
         #expect(
             checks.map { $0["name"] as? String } == [
-                "bus", "adapter", "device", "identity", "configuration", "sampling", "at rest",
+                "bus", "adapter", "device", "identity", "configuration", "sampling", "at rest", "device",
             ])
-        #expect(checks.allSatisfy { $0["status"] as? String == "pass" })
+        #expect(checks.map { $0["sensor"] as? String } == [nil, nil] + Array(repeating: "shank", count: 5) + ["thigh"])
+        #expect(checks.dropLast().allSatisfy { $0["status"] as? String == "pass" })
+        #expect(checks.last?["status"] as? String == "skip")
+        #expect((checks.last?["detail"] as? String)?.hasPrefix("not configured") == true)
+        #expect(report["thigh_address"] is NSNull)
     }
 
-    @Test func doctorFailsWithAHintWhenNothingAnswers() throws {
-        let result = try RomdevProcess.run(["doctor", "--simulate", "--address", "0x69", "--json"])
-        #expect(result.status == 1)
-        #expect(result.stderr == "Error: 1 of 7 sensor checks failed\n")
-        let report = try #require(
-            try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
-        let checks = try #require(report["checks"] as? [[String: Any]])
-        #expect(checks.map { $0["status"] as? String } == ["pass", "pass", "fail", "skip", "skip", "skip", "skip"])
-        #expect(
-            (checks[2]["detail"] as? String)?.contains("from 0x69 on simulated-i2c: Remote I/O error (EREMOTEIO)")
-                == true)
-        #expect((checks[2]["hint"] as? String)?.contains("AD0") == true)
-    }
-
-    @Test func doctorNamesAMissingBusAndHowToEnableIt() throws {
-        let result = try RomdevProcess.run(["doctor", "--bus", "/dev/i2c-97"])
-        #expect(result.status == 1)
-        #expect(
-            result.stdout.contains("FAIL  bus            cannot open /dev/i2c-97: No such file or directory (ENOENT)"))
-        #expect(result.stdout.contains("dtparam=i2c_arm=on"))
-    }
-
-    @Test func simulateNamesItsScenarioInline() throws {
-        let result = try RomdevProcess.run(["doctor", "--simulate=still"])
+    @Test func doctorChecksBothSensorsEachByName() throws {
+        let result = try RomdevProcess.run(["doctor", "--simulate", "--thigh-address", "0x69"])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout.contains("simulated still (seed 0)"))
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.contains { $0.hasSuffix("address 0x68, thigh sensor 0x69:") })
+        #expect(lines.contains("  pass  shank device         0x68 acknowledged"))
+        #expect(lines.contains("  pass  thigh device         0x69 acknowledged"))
+        for check in ["identity", "configuration", "sampling", "at rest"] {
+            #expect(lines.filter { $0.hasPrefix("  pass  thigh \(check)") }.count == 1, "\(check)")
+        }
+        #expect(lines.last == "All 12 checks passed.")
     }
 
-    @Test func recordWritesTheSensorClockAndTruth() throws {
+    @Test func recordWritesTheThighsColumnsWithAThighSensor() throws {
         let directory = try TemporaryDirectory()
-        let file = directory.path("session.csv")
+        let file = directory.path("two.csv")
         let result = try RomdevProcess.run([
-            "record", "--simulate", "--seconds", "0.5", "--output", file, "--seed", "3",
+            "record", "--simulate", "--thigh-address", "0x69", "--thigh-motion", "sway", "--seconds", "0.5",
+            "--output", file,
         ])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.hasPrefix("Recorded 100 samples (0.50 s at 200 Hz, MPU-6050/6000)"))
         let lines = try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n")
-        #expect(
-            lines.first
-                == "time_s,accel_x_g,accel_y_g,accel_z_g,gyro_x_dps,gyro_y_dps,gyro_z_dps,temp_c,truth_angle_deg")
-        #expect(lines.count == 101)
+        let header =
+            "time_s,accel_x_g,accel_y_g,accel_z_g,gyro_x_dps,gyro_y_dps,gyro_z_dps,temp_c,"
+            + "thigh_accel_x_g,thigh_accel_y_g,thigh_accel_z_g,thigh_gyro_x_dps,thigh_gyro_y_dps,thigh_gyro_z_dps,"
+            + "truth_angle_deg"
+        #expect(lines.first.map(String.init) == header)
         let times = lines.dropFirst().map { String($0.split(separator: ",")[0]) }
         #expect(times == (0..<100).map { String(format: "%.3f", Double($0) * 0.005) })
-        #expect(lines.dropFirst().allSatisfy { $0.split(separator: ",").count == 9 })
+        #expect(lines.dropFirst().allSatisfy { $0.split(separator: ",").count == 15 })
+        // The thigh board lies level on top of the thigh: about 1 g along its z.
+        let thighZ = lines.dropFirst().compactMap { Double($0.split(separator: ",")[10]) }
+        #expect(thighZ.count == 100)
+        #expect(thighZ.allSatisfy { abs($0 - 1) < 0.15 })
     }
 
     @Test func recordRepeatsForASeed() throws {
@@ -125,6 +120,10 @@ import Testing
         ["doctor", "--simulate", "--seed", "minus"],
         ["doctor", "--simulate=jumping"],
         ["doctor", "--simulate=still", "--scenario", "still"],
+        ["doctor", "--simulate", "--thigh-address", "0x68"],
+        ["doctor", "--simulate", "--address", "0x69", "--thigh-address", "0x69"],
+        ["doctor", "--thigh-motion", "sway"],
+        ["doctor", "--simulate", "--thigh-motion", "wobble"],
     ])
     func usageErrorsExit64(arguments: [String]) throws {
         let result = try RomdevProcess.run(arguments)

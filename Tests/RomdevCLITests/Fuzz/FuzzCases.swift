@@ -169,7 +169,7 @@ enum FuzzConfiguration {
         "store = /var/lib/romdev/care.sqlite", "i2c_bus = /dev/i2c-1", "i2c_address = 0x68", "sample_rate = 200",
         "led = GPIO27", "buzzer = GPIO22", "button_debounce_ms = 30", "long_press_ms = 1500", "reminder_first = 09:00",
         "reminder_interval = 2h", "reminder_last = 20:00", "quiet_hours = 21:00-08:00", "time_zone = Europe/Berlin",
-        "protocol = arc", "require_clock_sync = yes",
+        "protocol = arc", "require_clock_sync = yes", "thigh_address = none",
     ]
 
     /// Bad values of keys none of `validLines` sets (so each is the only setting of its key).
@@ -181,6 +181,7 @@ enum FuzzConfiguration {
     static let badValues: [String: [String]] = [
         "sample_rate": ["300", "0x10", "-5", "99999999999999999999", "2e2", "abc", ""],
         "i2c_address": ["0x70", "0x6", "0x68x"],
+        "thigh_address": ["0x68", "0x70", "no", "0x69 0x69"],
         "time_zone": ["Factory", "Mars/Olympus", "../etc/passwd"],
         "quiet_hours": ["9pm", "08:00-08:00", "25:00-08:00"],
         "reminder_interval": ["0m", "25h", "1h99999999999m", "2 hours", "1e3m"],

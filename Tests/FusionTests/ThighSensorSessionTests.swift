@@ -1,0 +1,150 @@
+import Sensor
+import Testing
+
+@testable import Fusion
+
+/// Sessions with a thigh sensor: the knee angle from both orientations, whatever the thigh does.
+struct ThighSensorSessionTests {
+    /// Still, extend to `peak`, hold, return, still, then (arc) flex to `flexion`, hold, return,
+    /// still; in the angles of ``SyntheticLeg/knee``.
+    static func arc(start: Double = 0, peak: Double, flexion: Double) -> KneeMotion {
+        KneeMotion(keyframes: [
+            (2.5, start), (4, peak), (5, peak), (6.5, start), (11.5, start), (13, flexion), (14, flexion),
+            (15.5, start), (20, start),
+        ])
+    }
+
+    /// The thigh swaying ±1.5° over 8 s, sliding 4° up during the extension and 1° more by the
+    /// end: what the one-sensor session cannot tell from the knee's own motion.
+    static let restlessThigh: KneeMotion = {
+        var thigh = KneeMotion(keyframes: [(0, 0), (2.5, 0), (5, 4), (20, 5)])
+        thigh.sway = (1.5, 8)
+        return thigh
+    }()
+
+    static let mounting = Vector3(0.3, -1.2, 0.5)
+
+    private func leg(_ knee: KneeMotion, thigh: KneeMotion = restlessThigh, seed: UInt64 = 3) -> SyntheticLeg {
+        SyntheticLeg(knee: knee, thigh: thigh, shankMounting: Self.mounting, thighMounting: Self.mounting, seed: seed)
+    }
+
+    /// The true knee angles over what the session took.
+    private func truth(_ leg: SyntheticLeg, _ session: MeasurementSession) -> (extension: Double, flexion: Double) {
+        leg.kneeFlexionExtremes(until: Double(session.sampleCount - 1) / leg.sampleRate)
+    }
+
+    @Test(arguments: MeasurementProtocol.allCases, [UInt64(1), 2, 3])
+    func aSwayingAndDriftingThighDoesNotEnterTheKneeAngles(measurementProtocol: MeasurementProtocol, seed: UInt64)
+        throws
+    {
+        let leg = leg(Self.arc(peak: 80, flexion: -35), seed: seed)
+        let parameters = SessionParameters(measurementProtocol: measurementProtocol)
+        let session = measure(
+            leg.samples(), parameters: parameters, calibration: Calibration(mounting: leg.trueMounting))
+        let result = try #require(session.result())
+        let truth = truth(leg, session)
+        #expect(session.phase == .finished(.returned))
+        #expect(result.kneeAngleSource == .thighSensor)
+        #expect(abs(result.kneeExtension - truth.extension) < 0.5, "\(result.kneeExtension) vs \(truth.extension)")
+        #expect(abs(result.kneeFlexion - truth.flexion) < 0.5, "\(result.kneeFlexion) vs \(truth.flexion)")
+        #expect(abs(result.kneeArc - (truth.flexion - truth.extension)) < 0.5)
+        // The knee itself was held still at every rest: nothing to flag.
+        #expect(result.flags.isEmpty, "\(result.flags.names)")
+
+        // The shank alone, under the seated assumption, carries the thigh's turn and says so.
+        var shankOnly = MeasurementSession(parameters: parameters, calibration: Calibration(mounting: leg.trueMounting))
+        for pair in leg.samples() where !shankOnly.isFinished { shankOnly.update(pair.shank) }
+        shankOnly.stop()
+        let seated = try #require(shankOnly.result())
+        #expect(seated.kneeAngleSource == .seatedAssumption)
+        #expect(abs(seated.kneeExtension - truth.extension) > 1.5 || abs(seated.kneeFlexion - truth.flexion) > 1.5)
+    }
+
+    @Test func hyperextensionIsNegativeAndFlexionPastNinetyIsKept() throws {
+        let leg = leg(Self.arc(peak: 97, flexion: -40))
+        let session = measure(
+            leg.samples(), parameters: SessionParameters(measurementProtocol: .arc),
+            calibration: Calibration(mounting: leg.trueMounting))
+        let result = try #require(session.result())
+        #expect(abs(result.kneeExtension + 7) < 0.5)
+        #expect(abs(result.kneeFlexion - 130) < 0.5)
+        #expect(abs(result.minimum + 40) < 0.5)
+        #expect(result.maximum > 90)
+    }
+
+    /// Strapped alike, the two sensors read the same gravity at a right angle of the knee: the knee
+    /// angles need neither a calibration nor a start at 90°, which the one-sensor session takes (and
+    /// would be off by the start's 8° and 12°). Uncalibrated, the filters' learnt gyro biases and
+    /// the anchoring only near the start leave up to 0.91° on these two.
+    @Test func boardsStrappedAlikeGiveTheKneeAnglesWithoutACalibration() throws {
+        var rng = SplitMix64(seed: 41)
+        for start in [-8.0, 12] {
+            let mounting = rng.rotation()
+            var leg = leg(Self.arc(start: start, peak: 75, flexion: -30))
+            leg.shankMounting = mounting
+            leg.thighMounting = mounting
+            let session = measure(leg.samples(), parameters: SessionParameters(measurementProtocol: .arc))
+            let result = try #require(session.result())
+            let truth = truth(leg, session)
+            #expect(abs(result.kneeExtension - truth.extension) < 1.5, "start \(start)")
+            #expect(abs(result.kneeFlexion - truth.flexion) < 1.5, "start \(start)")
+            #expect(abs(result.start - start) < 1.5, "start \(start)")
+        }
+    }
+
+    /// Lying on the back, the heel sliding toward the buttock: the thigh rises by half the knee's
+    /// flexion, far from anything a seated patient's thigh does, and the knee angles stay right.
+    @Test func heelSlidesLyingOnTheBackAreMeasured() throws {
+        // The knee straight but for 3°, slid to 112° of flexion, held, and back (in the knee's
+        // inclination from the thigh's perpendicular, 90° − flexion).
+        let knee = KneeMotion(keyframes: [(2.5, 87), (5.5, -22), (6.5, -22), (9.5, 87), (13, 87)])
+        var thigh = KneeMotion(keyframes: knee.keyframes.map { ($0.time, (90 - $0.angle) / 2) })
+        thigh.sway = (0, 1)
+        let leg = SyntheticLeg(
+            knee: knee, thigh: thigh, shankMounting: Self.mounting, thighMounting: Self.mounting, seed: 5)
+        let session = measure(leg.samples(), calibration: Calibration(mounting: leg.trueMounting))
+        let result = try #require(session.result())
+        #expect(session.phase == .finished(.returned))
+        #expect(result.kneeAngleSource == .thighSensor)
+        #expect(abs(result.kneeExtension - 3) < 0.5, "\(result.kneeExtension)")
+        #expect(abs(result.kneeFlexion - 112) < 0.5, "\(result.kneeFlexion)")
+        #expect(abs(result.start - 87) < 0.5)
+        // Not seated, and not flagged for it: the seated assumption is not made.
+        #expect(result.flags.isEmpty, "\(result.flags.names)")
+
+        // The shank alone sees it turn by half as much.
+        var shankOnly = MeasurementSession(calibration: Calibration(mounting: leg.trueMounting))
+        for pair in leg.samples() where !shankOnly.isFinished { shankOnly.update(pair.shank) }
+        shankOnly.stop()
+        let seated = try #require(shankOnly.result())
+        #expect(abs(seated.kneeArc - 109) > 40)
+    }
+
+    /// Identified axes on boards strapped any way: the thigh is taken as level at the start, and
+    /// its turns from there are measured.
+    @Test func identifiedHingeAxesMeasureTheThighsTurnsFromTheStart() throws {
+        // Level and still at the start, then sliding 4° up.
+        var leg = leg(Self.arc(start: 5, peak: 80, flexion: -30), thigh: KneeMotion(keyframes: [(3, 0), (9, 4)]))
+        leg.thighMounting = Vector3(-0.9, 2.4, 0.5)
+        let session = measure(
+            leg.samples(), parameters: SessionParameters(measurementProtocol: .arc),
+            calibration: Calibration(
+                mounting: leg.trueMounting, thigh: ThighCalibration(hingeAxes: leg.trueHingeAxes)))
+        let result = try #require(session.result())
+        let truth = truth(leg, session)
+        #expect(result.kneeAngleSource == .thighSensor)
+        #expect(abs(result.kneeExtension - truth.extension) < 0.5, "\(result.kneeExtension) vs \(truth.extension)")
+        #expect(abs(result.kneeFlexion - truth.flexion) < 0.5, "\(result.kneeFlexion) vs \(truth.flexion)")
+    }
+
+    @Test func aSessionWithoutAThighSensorIgnoresLaterThighSamples() throws {
+        let leg = leg(KneeMotion.kneeExtension(peak: 70))
+        var session = MeasurementSession(calibration: Calibration(mounting: leg.trueMounting))
+        for (index, pair) in leg.samples().enumerated() where !session.isFinished {
+            session.update(pair.shank, thigh: index == 0 ? nil : pair.thigh)
+        }
+        session.stop()
+        #expect(session.thighFilter == nil)
+        #expect(try #require(session.result()).kneeAngleSource == .seatedAssumption)
+    }
+}
