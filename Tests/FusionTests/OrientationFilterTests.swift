@@ -87,18 +87,27 @@ struct OrientationFilterTests {
         #expect(filter.gravity.angle(to: up) * 180 / Double.pi < 0.3)
     }
 
+    /// Feeds a still sensor at 200 Hz: gravity `up` and the gyro's `bias`, with the MPU-6050's gyro
+    /// noise (0.05 °/s) and the given accelerometer noise (g).
+    private func holdStill(
+        _ filter: inout OrientationFilter, up: Vector3, bias: Vector3, accelerationNoise: Double, samples: Int,
+        random rng: inout SplitMix64
+    ) {
+        for i in 0..<samples {
+            filter.update(
+                InertialSample(
+                    time: Double(i) * 0.005, acceleration: up + rng.gaussianVector(sigma: accelerationNoise),
+                    rotationRate: bias + rng.gaussianVector(sigma: 0.05)))
+        }
+    }
+
     @Test func measuresAnUnknownBiasAtTheFirstRestAndStartsAfresh() {
         // An uncalibrated MPU-6050 may read 20 °/s at rest; the drift before the first rest must not stay.
         var rng = SplitMix64(seed: 5)
         let bias = Vector3(15, -20, 7)
         var filter = OrientationFilter()
         let up = Vector3(0.1, 0.3, 0.9).normalized!
-        for i in 0..<1000 {
-            filter.update(
-                InertialSample(
-                    time: Double(i) * 0.005, acceleration: up + rng.gaussianVector(sigma: 0.003),
-                    rotationRate: bias + rng.gaussianVector(sigma: 0.05)))
-        }
+        holdStill(&filter, up: up, bias: bias, accelerationNoise: 0.003, samples: 1000, random: &rng)
         #expect(filter.isAtRest)
         #expect(filter.isBiasKnown)
         #expect((filter.gyroBias - bias).length < 0.05)
@@ -114,13 +123,9 @@ struct OrientationFilterTests {
             var rng = SplitMix64(seed: UInt64(seed))
             let bias = Vector3(1, -2, 0.5)
             var filter = OrientationFilter()
-            let up = Vector3(0.3, 0, 0.95).normalized!
-            for i in 0..<400 {
-                filter.update(
-                    InertialSample(
-                        time: Double(i) * 0.005, acceleration: up + rng.gaussianVector(sigma: 0.004),
-                        rotationRate: bias + rng.gaussianVector(sigma: 0.05)))
-            }
+            holdStill(
+                &filter, up: Vector3(0.3, 0, 0.95).normalized!, bias: bias, accelerationNoise: 0.004, samples: 400,
+                random: &rng)
             #expect(filter.isBiasKnown)
             worst = max(worst, (filter.gyroBias - bias).length)
         }
