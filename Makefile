@@ -102,11 +102,18 @@ test-kernel: deps
 	echo "$(KERNEL_GUEST) $$bundle $$suites"; \
 	$(KERNEL_GUEST) "$$bundle" "$$suites"
 
-## test-system: make deb, then the installed package in a booted guest with systemd as PID 1 (amd64 with the host's release; root: the guest's Debian root is made once with debootstrap): READY, users and modes, the command line for group romdev, restarts, the unit's sandbox score, udev, a gpio-sim button press, a power cut, the USB export
+## test-system: make deb (and make deb-arm64), then each package installed in a booted guest of its architecture with systemd as PID 1 (amd64 with the host's release, arm64 with trixie on qemu-system-aarch64 -M virt; SYSTEM_ARCHS=amd64 or arm64 runs one; root: the guests' Debian roots are made once with debootstrap): READY, users and modes, the command line for group romdev, restarts, the unit's sandbox score, udev, a gpio-sim button press, a power cut, the USB export, a measurement through mpu6050-sim's FIFO
 SYSTEM_GUEST := Tests/SystemTests/system-guest
-test-system: deb
-	$(SYSTEM_GUEST) $(DEB_DIR)/romdev_$(DEB_VERSION)_$(shell dpkg --print-architecture).deb
-	@echo "make test-system: ran the $(shell dpkg --print-architecture) guest only; the arm64 guest is not part of this tier yet"
+SYSTEM_ARCHS := amd64 arm64
+SYSTEM_APT_PACKAGES := dosfstools e2fsprogs cpio busybox-static kmod xz-utils debootstrap wget \
+  $(if $(filter amd64,$(SYSTEM_ARCHS)),qemu-system-x86) $(if $(filter arm64,$(SYSTEM_ARCHS)),qemu-system-arm qemu-user-static binfmt-support)
+test-system: $(if $(filter amd64,$(SYSTEM_ARCHS)),deb) $(if $(filter arm64,$(SYSTEM_ARCHS)),deb-arm64)
+	@$(MAKE) --no-print-directory apt-install PACKAGES="$(SYSTEM_APT_PACKAGES)"
+	@# Every guest runs even when an earlier one failed; the target fails if any did.
+	@status=0; for arch in $(SYSTEM_ARCHS); do \
+	  echo "== make test-system: the $$arch guest"; \
+	  $(SYSTEM_GUEST) $(DEB_DIR)/romdev_$(DEB_VERSION)_$$arch.deb || { echo "make test-system: the $$arch guest failed" >&2; status=1; }; \
+	done; exit $$status
 
 ## check-debian-swift: builds and runs every test with Debian trixie's Swift (6.0.3, the oldest the
 ## manifest allows) in a trixie root made once with debootstrap in .build/debian-trixie (root only)
