@@ -242,8 +242,9 @@ public struct OrientationFilter: Sendable {
         biasCovariance = p - gain * (h * p)
     }
 
-    /// The first rest of a sensor whose bias was unknown: the averaged gyro is the bias, and the
-    /// inclination integrated so far with the wrong bias is replaced by the rest's accelerometer.
+    /// The first rest of a sensor whose bias was unknown: the rest's measurement (``restBias``) is
+    /// the bias, and the inclination integrated so far with the wrong bias is replaced by the rest's
+    /// accelerometer.
     private mutating func establishBiasAtRest(bias: Vector3, _ c: LowPassCoefficients, _ b: LowPassCoefficients) {
         gyroBias = limited(bias)
         let sigma = parameters.biasSigmaRest
@@ -305,7 +306,6 @@ struct StillRun: Sendable {
     private var sumTT = 0.0
     private var sumA = Vector3.zero
     private var sumTA = Vector3.zero
-    private var sumW = Vector3.zero
     private var sumTW = Vector3.zero
     private var sumTTW = Vector3.zero
 
@@ -319,7 +319,6 @@ struct StillRun: Sendable {
         sumTT += t * t
         sumA += acceleration
         sumTA += acceleration * t
-        sumW += rotationRate
         sumTW += rotationRate * t
         sumTTW += rotationRate * (t * t)
     }
