@@ -167,6 +167,17 @@ struct MeasurementSessionTests {
         #expect(result.flags == .unsteady)
     }
 
+    @Test func aThighRockingOnceWhileTheKneeIsHeldIsFlagged() throws {
+        // While the knee is held at 70°, the thigh lifts it by 0.6° over 2 s and lowers it again: the
+        // hold ends where it began, wanders under 0.75° and has no mean turn, yet turns at up to
+        // 0.47 °/s on either side of the top.
+        let motion = KneeMotion(keyframes: [(2.5, 0), (4, 70), (6, 70.6), (8, 70), (9.5, 0), (12, 0)])
+        let session = measure(imu(motion, seed: 3).samples(until: motion.duration + 3))
+        let result = try #require(session.result())
+        #expect(session.phase == .finished(.returned))
+        #expect(result.flags == .unsteady)
+    }
+
     @Test(arguments: [UInt64(1), 2, 3, 4, 5, 6])
     func aStillThighsNoiseIsNoSteadyTurn(seed: UInt64) throws {
         let imu = imu(.kneeExtension(peak: 70, still: 4, hold: 2), seed: seed)
