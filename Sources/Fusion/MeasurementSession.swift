@@ -173,13 +173,13 @@ public struct MeasurementSession: Sendable {
         }
         filter.update(sample)
         let threshold = filter.parameters.restGyroThreshold
-        func isTurning(_ filter: OrientationFilter, _ sample: InertialSample) -> Bool {
+        func turn(_ filter: OrientationFilter, _ sample: InertialSample) -> (rate: Vector3, isTurning: Bool) {
             let rate = sample.rotationRate - filter.gyroBias
-            return !filter.isBiasKnown || rate.lengthSquared > threshold * threshold
+            return (rate, !filter.isBiasKnown || rate.lengthSquared > threshold * threshold)
         }
+        let (rate, isTurning) = turn(filter, sample)
         var point = TracePoint(
-            time: sample.time, gravity: filter.gravity, acceleration: sample.acceleration,
-            isTurning: isTurning(filter, sample))
+            time: sample.time, gravity: filter.gravity, acceleration: sample.acceleration, isTurning: isTurning)
         if thighFilter != nil {
             if let rawThigh {
                 let thigh = thighCalibration?.corrected(rawThigh) ?? rawThigh
@@ -188,14 +188,13 @@ public struct MeasurementSession: Sendable {
                 }
                 thighFilter?.update(thigh)
                 point.thighAcceleration = thigh.acceleration
-                point.thighIsTurning = thighFilter.map { isTurning($0, thigh) } ?? false
+                point.thighIsTurning = thighFilter.map { turn($0, thigh).isTurning } ?? false
             } else if let last = trace.last {
                 point.thighAcceleration = last.thighAcceleration
                 point.thighIsTurning = last.thighIsTurning
             }
             point.thighGravity = thighFilter?.gravity ?? .unitZ
         }
-        let rate = sample.rotationRate - filter.gyroBias
         trace.append(point)
 
         switch phase {
