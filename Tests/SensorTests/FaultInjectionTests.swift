@@ -66,7 +66,7 @@ import Testing
         #expect {
             _ = try SimulationScenario.still().record(seconds: 10, pollIntervalSeconds: 0.6)
         } throws: { error in
-            guard case .fifoOverrun(_, let fifoSeconds) = error as? MPU6050Error else { return false }
+            guard case .fifoOverrun(_, _, _, let fifoSeconds) = error as? MPU6050Error else { return false }
             return abs(fifoSeconds - 0.425) < 1e-9
         }
     }

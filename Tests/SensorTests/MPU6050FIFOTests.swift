@@ -123,8 +123,12 @@ import Testing
         #expect {
             try sensor.readSamples()
         } throws: { error in
-            guard case .fifoStalled(let seconds) = error as? MPU6050Error else { return false }
-            return abs(seconds - 1.1) < 1e-9
+            guard let error = error as? MPU6050Error, case .fifoStalled(let address, let path, let seconds) = error
+            else { return false }
+            // With two sensors on the bus, the message says whose FIFO stalled.
+            return abs(seconds - 1.1) < 1e-9 && address == 0x68 && path == bus.devicePath
+                && error.description.hasPrefix(
+                    "the FIFO of the sensor at 0x68 on \(bus.devicePath) delivered no samples")
         }
     }
 }

@@ -133,7 +133,9 @@ extension MPU6050 {
 
         if samples.count == firstNew {
             let waited = now - stream.lastProgressTime
-            if waited > stallTimeoutSeconds { throw .fifoStalled(seconds: waited) }
+            if waited > stallTimeoutSeconds {
+                throw .fifoStalled(address: address, devicePath: bus.devicePath, seconds: waited)
+            }
         } else {
             stream.lastProgressTime = now
             stream.overflowingSince = nil
@@ -151,7 +153,8 @@ extension MPU6050 {
         // A late read is a gap; reads that overflow every time will never deliver anything.
         if now - overflowingSince > overrunTimeoutSeconds {
             throw .fifoOverrun(
-                seconds: now - overflowingSince, fifoSeconds: Double(capacity / Self.fifoRecordSize) / rate)
+                address: address, devicePath: bus.devicePath, seconds: now - overflowingSince,
+                fifoSeconds: Double(capacity / Self.fifoRecordSize) / rate)
         }
         try resetFIFO()
         // FIFO_OFLOW stays latched through the reset; reading clears it, so the next drain sees only

@@ -14,10 +14,10 @@ public enum MPU6050Error: Error, Equatable, Sendable, CustomStringConvertible {
     /// A register read back differs from what was written.
     case configurationMismatch(register: UInt8, wrote: UInt8, read: UInt8)
     /// The FIFO delivered nothing for longer than the stall timeout although sampling is on.
-    case fifoStalled(seconds: Double)
+    case fifoStalled(address: UInt8, devicePath: String, seconds: Double)
     /// Every read for `seconds` found the FIFO overflowed: the host reads less often than the FIFO
     /// lasts (`fifoSeconds`), so no sample can be delivered.
-    case fifoOverrun(seconds: Double, fifoSeconds: Double)
+    case fifoOverrun(address: UInt8, devicePath: String, seconds: Double, fifoSeconds: Double)
     /// A read was attempted before `configure(_:)` succeeded.
     case notConfigured
 
@@ -38,11 +38,12 @@ public enum MPU6050Error: Error, Equatable, Sendable, CustomStringConvertible {
         case .configurationMismatch(let register, let wrote, let read):
             return "configuration did not stick: register \(hex(register)) reads \(hex(read)) "
                 + "after writing \(hex(wrote))"
-        case .fifoStalled(let seconds):
-            return "the sensor's FIFO delivered no samples for \(Self.format(seconds)) s although sampling is on"
-        case .fifoOverrun(let seconds, let fifoSeconds):
-            return "the sensor's FIFO overflowed at every read for \(Self.format(seconds)) s: it must be read "
-                + "at least every \(Self.format(fifoSeconds)) s"
+        case .fifoStalled(let address, let path, let seconds):
+            return "the FIFO of the sensor at \(hex(address)) on \(path) delivered no samples for "
+                + "\(Self.format(seconds)) s although sampling is on"
+        case .fifoOverrun(let address, let path, let seconds, let fifoSeconds):
+            return "the FIFO of the sensor at \(hex(address)) on \(path) overflowed at every read for "
+                + "\(Self.format(seconds)) s: it must be read at least every \(Self.format(fifoSeconds)) s"
         case .notConfigured:
             return "the sensor is not configured"
         }
