@@ -32,6 +32,9 @@ public struct AccuracyTrial: Sendable {
     public var measurementProtocol: MeasurementProtocol
     /// Whether a thigh sensor is fitted too (see ``runWithThighSensor()``).
     public var thighSensor: Bool
+    /// Where the patient's shin rests, degrees forward of vertical, when the calibration asks for
+    /// it hanging vertical: the one-sensor knee angles take that pose as 90° of flexion.
+    public var calibrationShinDegrees = 3.0
 
     public init(
         seed: UInt64, source: ErrorSource = .all, calibrated: Bool = true,
@@ -165,7 +168,9 @@ public struct AccuracyTrial: Sendable {
         var cool = errors
         cool.temperature = .constant(25)
         let scenario = SimulationScenario(
-            motion: MotionModel(movement: .calibration(.guided(seed: random.next())), mounting: mounting),
+            motion: MotionModel(
+                movement: .calibration(.guided(seed: random.next(), shinDegrees: calibrationShinDegrees)),
+                mounting: mounting),
             errors: cool, seed: random.next())
         var procedure = GuidedCalibration()
         var refusal: CalibrationError?

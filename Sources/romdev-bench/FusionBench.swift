@@ -108,25 +108,31 @@ enum FusionBench {
     /// true knee angle.
     private static func knee() {
         print("== fusion: knee angles, arc protocol, \(trials) simulated sessions per row (seeds 1…\(trials))")
-        print("   (as above, the thigh still; the foot then slides 10…45° past vertical; truth 90° − true inclination)")
+        print("   (as above, the thigh still; the foot then slides 10…45° past vertical; truth 90° − true inclination;")
+        print("    'shin': where the shin rested when the calibration took it as hanging vertical)")
         print(
             "   source                    cal.  |err| p50 / p95 / max:  knee_extension       knee_flexion         knee_arc"
                 + "          returned flagged")
-        for (source, calibrated) in [(ErrorSource.noise, true), (.allButThigh, true), (.allButThigh, false)] {
+        let rows: [(ErrorSource, Bool, Double)] = [
+            (.noise, true, 3), (.allButThigh, true, 3), (.allButThigh, true, 0), (.allButThigh, false, 3),
+        ]
+        for (source, calibrated, shin) in rows {
             do {
                 let outcomes = try (1...UInt64(trials)).map { seed in
                     do {
-                        return try AccuracyTrial(
-                            seed: seed, source: source, calibrated: calibrated, measurementProtocol: .arc
-                        ).run()
+                        var trial = AccuracyTrial(
+                            seed: seed, source: source, calibrated: calibrated, measurementProtocol: .arc)
+                        trial.calibrationShinDegrees = shin
+                        return try trial.run()
                     } catch {
                         throw TrialFailure(seed: seed, error: error)
                     }
                 }
                 let s = AccuracySummary(outcomes)
                 func triple(_ p: ErrorPercentiles) -> String { "\(f(p.median)) \(f(p.p95)) \(f(p.maximum))" }
+                let pose = calibrated ? "shin \(shin == 0 ? "plumb" : "\(Int(shin))° fwd")" : ""
                 print(
-                    "   \(pad(source.rawValue, 25)) \(calibrated ? "cal." : "raw ")                         "
+                    "   \(pad(source.rawValue, 25)) \(calibrated ? "cal." : "raw ") \(pad(pose, 12))            "
                         + "\(triple(s.kneeExtensionError))  \(triple(s.kneeFlexionError))  \(triple(s.kneeArcError))  "
                         + "\(pad("\(s.returned)/\(s.trials)", 8)) \(s.flagged)")
             } catch {

@@ -63,7 +63,10 @@ public struct CalibrationMotion: Equatable, Sendable {
     /// A procedure at a person's pace: holds of `holdSeconds` (at least 2.5 s for the rest
     /// detector to accept a pose), turns of about a second and a half, a 70° knee swing.
     /// `seed` varies the timing a little (±20 %), so scenarios differ like people do.
-    public static func guided(seed: UInt64, holdSeconds: Double = 4) -> CalibrationMotion {
+    /// `shinDegrees` is where the shin rests when the procedure asks for it hanging vertical:
+    /// a seated patient's lower leg rarely hangs plumb, and the default 3° forward is the pose
+    /// error the calibration then takes as vertical.
+    public static func guided(seed: UInt64, holdSeconds: Double = 4, shinDegrees: Double = 3) -> CalibrationMotion {
         var random = SplitMix64(seed: seed ^ 0xCA11_B4A7_E000_0001)
         func jitter(_ value: Double) -> Double { value * (0.8 + 0.4 * random.nextUnit()) }
         // Face up (+z), then +y, −z (two tips about the board's x axis), +x (about y), −y and −x
@@ -87,8 +90,8 @@ public struct CalibrationMotion: Equatable, Sendable {
             leadInSeconds: jitter(4.5),
             faceMoves: moves,
             swing: KneeExtension(
-                restDegrees: 3, peakDegrees: 70, peakSpeedDegreesPerSecond: jitter(90), holdSeconds: jitter(1),
-                returnDegrees: 3, leadInSeconds: jitter(3), leadOutSeconds: 3),
+                restDegrees: shinDegrees, peakDegrees: 70, peakSpeedDegreesPerSecond: jitter(90),
+                holdSeconds: jitter(1), returnDegrees: shinDegrees, leadInSeconds: jitter(3), leadOutSeconds: 3),
             strapSeconds: jitter(4), startPoseSeconds: 2)
     }
 
