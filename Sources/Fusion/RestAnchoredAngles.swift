@@ -137,15 +137,23 @@ struct RestAnchoredAngles {
     /// and setting off again accelerates the sensor, which tilts the accelerometer for a moment.
     static let settlingSeconds = 0.25
 
+    /// Seconds from the middle of a still phase at which its parabola's rate is read. Near its
+    /// turning point a sway A sin ωt is a parabola, whose rate at t, Aω²t, overstates the sway's own,
+    /// Aω sin ωt, by ωt / sin ωt: by at most 21 % within a second for sways slower than 6 s, but by
+    /// 57 % two seconds out on a patient sitting almost still (±0.3° over 8 s), who is not to be
+    /// flagged.
+    static let parabolaReach = 1.0
+
     /// The largest rate (°/s) at which the accelerometer's inclination turned within the interior of
     /// a still phase; `nil` when the interior is shorter than half a second, or no rate stands four
     /// standard errors clear of zero (its noise: a still leg reaches that once in 15 000 phases).
     ///
     /// Two fits through every sample: a line, whose slope is the steady turn of a thigh sliding; and
-    /// a parabola, whose rate at either end of the phase is what a sway shows when the rest falls on
-    /// its turning point. There the mean rate is nil, yet a ±2° sway over 10 s turns the shank at
-    /// 0.4 °/s half a second to either side. The parabola's rates are four times as noisy as the
-    /// line's slope, so each is tested against its own standard error.
+    /// a parabola, whose rate on either side of the phase's middle (at its ends, or ``parabolaReach``
+    /// from the middle) is what a sway shows when the rest falls on its turning point. There the
+    /// mean rate is nil, yet a ±2° sway over 8 s turns the shank at 0.43 °/s a second to either
+    /// side. The parabola counts only when its curvature stands four standard errors clear of zero,
+    /// and its rates, noisier than the line's slope, are tested against their own standard errors.
     static func steadyTurnRate(_ phase: ArraySlice<TracePoint>, geometry: AngleGeometry) -> Double? {
         guard let first = phase.first?.time, let last = phase.last?.time else { return nil }
         let interior = phase.filter { $0.time >= first + settlingSeconds && $0.time <= last - settlingSeconds }
@@ -190,7 +198,9 @@ struct RestAnchoredAngles {
             parabolaSquares += residual * residual
         }
         let variance = parabolaSquares / (count - 3)
-        for t in [start - meanTime, end - meanTime] {
+        // Without a curvature clear of the noise the line says all there is to say.
+        guard abs(fit.z) >= 4 * (variance * covariance.row2.z).squareRoot() else { return largest }
+        for t in [max(start - meanTime, -Self.parabolaReach), min(end - meanTime, Self.parabolaReach)] {
             // d/dt (a + b t + c t²) = b + 2 c t, with variance gᵀ Σ g for g = (0, 1, 2t).
             let gradient = Vector3(0, 1, 2 * t)
             let rate = fit.y + 2 * fit.z * t
