@@ -8,7 +8,8 @@ import PackageDescription
 //   driver on the Linux I2C bus, and the ~1.4k-line register-level simulator with knee motion
 //   and sensor error models that --simulate, the tests and the accuracy trials run); GPIO (the
 //   button, LED and buzzer lines, plus the button debouncing, the cue patterns and a simulated
-//   chip); ServiceSupport (systemd notify, journal logging, signals, the control socket).
+//   chip); ServiceSupport (systemd notify, journal logging, signals, the control socket, and the
+//   JSON value its replies carry and the command line prints).
 // - Pure domain and math, no I/O: Care (schedules, events, outcomes), Fusion (orientation,
 //   calibration, the knee-angle session); FusionAccuracy (accuracy trials on the simulator).
 // - CareStorage: the care store on SQLite, and the rules of recording a measurement in it (which

@@ -1,6 +1,7 @@
 import Care
 import CareStorage
 import Foundation
+import ServiceSupport
 
 /// `romdev adherence`: adherence per day over a range of days.
 struct AdherenceCommand: CommandAction, Hashable {

@@ -1,6 +1,7 @@
 import Care
 import CareStorage
 import Foundation
+import ServiceSupport
 
 /// `romdev events`: a task's events in a window, with their outcomes.
 struct EventsCommand: CommandAction, Hashable {

@@ -1,6 +1,7 @@
 import Care
 import CareStorage
 import Foundation
+import ServiceSupport
 
 /// `romdev outcomes`: the recorded outcomes, optionally of one task and in a window.
 struct OutcomesCommand: CommandAction, Hashable {

@@ -1,6 +1,7 @@
 import Foundation
 import Fusion
 import LinuxSystem
+import ServiceSupport
 
 extension Command {
     /// `romdev replay`: the measurement pipeline over a recording.

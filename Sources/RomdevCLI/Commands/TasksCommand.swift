@@ -1,6 +1,7 @@
 import Care
 import CareStorage
 import Foundation
+import ServiceSupport
 
 /// `romdev tasks`: the current version of every task.
 struct TasksCommand: CommandAction, Hashable {

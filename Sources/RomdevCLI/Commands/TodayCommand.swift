@@ -1,6 +1,7 @@
 import Care
 import CareStorage
 import Foundation
+import ServiceSupport
 
 /// `romdev today`: the care feed for one day.
 struct TodayCommand: CommandAction, Hashable {

@@ -1,6 +1,7 @@
 import Care
 import CareStorage
 import Foundation
+import ServiceSupport
 
 /// The JSON and text forms of care values shared by the commands, with the field names the
 /// README documents.

@@ -1,27 +1,45 @@
 import Foundation
 
-/// A JSON document with object keys in a fixed order, so output is stable and reads in the order
-/// the README documents (Foundation's encoder only offers insertion-agnostic or sorted keys).
-enum JSONValue: Equatable {
+/// Any JSON value, with object members in a fixed order and integers kept exact.
+///
+/// The command line renders its JSON output with it, in the order the README documents
+/// (Foundation's encoder only offers unordered or sorted keys). The control socket carries a
+/// reply's payload in it: the sender encodes its payload, the envelope holds it as this value,
+/// the receiver decodes it as the type it expects.
+public enum JSONValue: Equatable, Sendable {
     case null
     case bool(Bool)
+    /// An integer, kept exact (a double rounds those beyond 2^53).
     case int(Int)
     case double(Double)
     case string(String)
     case array([JSONValue])
+    /// Members in the order they are rendered. Through an encoder the encoder's order applies:
+    /// `ControlJSON` sorts keys, whatever their order here.
     case object([(String, JSONValue)])
 
-    static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
-        lhs.rendered() == rhs.rendered()
+    /// Objects are equal only with the same members in the same order, as they render.
+    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): true
+        case (.bool(let l), .bool(let r)): l == r
+        case (.int(let l), .int(let r)): l == r
+        case (.double(let l), .double(let r)): l == r
+        case (.string(let l), .string(let r)): l == r
+        case (.array(let l), .array(let r)): l == r
+        case (.object(let l), .object(let r)):
+            l.count == r.count && zip(l, r).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
+        default: false
+        }
     }
 
     /// An optional string as a string or null.
-    static func string(_ value: String?) -> JSONValue {
+    public static func string(_ value: String?) -> JSONValue {
         value.map { .string($0) } ?? .null
     }
 
     /// Pretty-printed with two-space indents and a final newline.
-    func rendered() -> String {
+    public func rendered() -> String {
         var text = ""
         write(to: &text, indent: 0)
         return text + "\n"
@@ -35,7 +53,7 @@ enum JSONValue: Equatable {
         case .bool(let value): text += value ? "true" : "false"
         case .int(let value): text += String(value)
         case .double(let value):
-            // Stored doubles are finite (the store refuses others); null keeps the JSON valid anyway.
+            // JSON has no NaN or infinity; null keeps the text valid (the care store refuses them anyway).
             text += value.isFinite ? "\(value)" : "null"
         case .string(let value): text += Self.quoted(value)
         case .array(let values):
@@ -66,7 +84,7 @@ enum JSONValue: Equatable {
     }
 
     /// A JSON string literal (RFC 8259 §7): quote, backslash and control characters escaped.
-    static func quoted(_ string: String) -> String {
+    private static func quoted(_ string: String) -> String {
         var text = "\""
         for scalar in string.unicodeScalars {
             switch scalar {
@@ -82,12 +100,10 @@ enum JSONValue: Equatable {
         }
         return text + "\""
     }
-}
 
-extension JSONValue: Decodable {
     /// The members of `value`'s JSON object (its `Encodable` conformance, the one encoding of a
     /// type), ordered as `keys` lists them.
-    static func members<Key: CodingKey & CaseIterable>(
+    public static func members<Key: CodingKey & CaseIterable>(
         of value: some Encodable, orderedAs keys: Key.Type
     ) throws -> [(String, JSONValue)] {
         guard case .object(let members) = try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(value))
@@ -101,7 +117,9 @@ extension JSONValue: Decodable {
             (order.firstIndex(of: $0.0) ?? order.count) < (order.firstIndex(of: $1.0) ?? order.count)
         }
     }
+}
 
+extension JSONValue: Codable {
     private struct MemberKey: CodingKey {
         var stringValue: String
         var intValue: Int? { nil }
@@ -109,7 +127,8 @@ extension JSONValue: Decodable {
         init?(intValue: Int) { nil }
     }
 
-    init(from decoder: any Decoder) throws {
+    /// A decoded object's members are sorted by key, so the same text always gives the same value.
+    public init(from decoder: any Decoder) throws {
         if let object = try? decoder.container(keyedBy: MemberKey.self) {
             self = .object(
                 try object.allKeys.sorted { $0.stringValue < $1.stringValue }.map { key in
@@ -132,6 +151,30 @@ extension JSONValue: Decodable {
             } else {
                 self = .string(try single.decode(String.self))
             }
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var single = encoder.singleValueContainer()
+        switch self {
+        case .null: try single.encodeNil()
+        case .bool(let value): try single.encode(value)
+        case .int(let value): try single.encode(value)
+        case .double(let value): try single.encode(value)
+        case .string(let value): try single.encode(value)
+        case .array(let values): try single.encode(values)
+        case .object(let members): try single.encode(Members(members: members))
+        }
+    }
+
+    /// An object's members through a keyed container, in their order; an encoder that sorts keys
+    /// sorts them.
+    private struct Members: Encodable {
+        let members: [(String, JSONValue)]
+
+        func encode(to encoder: any Encoder) throws {
+            var object = encoder.container(keyedBy: MemberKey.self)
+            for (key, value) in members { try object.encode(value, forKey: MemberKey(stringValue: key)) }
         }
     }
 }
