@@ -115,7 +115,8 @@ struct DaemonSessionTests {
     }
 
     @Test func sensorFaultMidSessionGivesTheErrorCueStoresNothingAndCarriesOn() throws {
-        let fault = MeasurementError.sensor(.fifoStalled(address: 0x68, devicePath: "/dev/i2c-1", seconds: 0.5), afterSamples: 800)
+        let fault = MeasurementError.sensor(
+            .fifoStalled(address: 0x68, devicePath: "/dev/i2c-1", seconds: 0.5), afterSamples: 800)
         let harness = try dueDay(
             presses: [ScriptedPress(atSeconds: 20), ScriptedPress(atSeconds: 90)],
             scripts: [[(0, .holdStill), (2, .go), (4, .failed(fault))], ScriptedMeasurements.success()])
