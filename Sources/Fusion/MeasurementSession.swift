@@ -79,6 +79,16 @@ public struct MeasurementSession: Sendable {
     private let cosineOfMotionThreshold: Double
     private let cosineOfReturnTolerance: Double
     private var firstTime: Double?
+    /// The shortest interval between samples so far: the sensor's sample period, against which a
+    /// gap shows.
+    private var shortestInterval = Double.infinity
+    /// Whether the previous sample was still (see ``isStill``).
+    private var wasStill = false
+
+    /// How many sample periods an interval may span before samples count as missing. The sensor
+    /// stamps its samples on its own clock, so the host's timing never stretches an interval; a
+    /// recording's rate may vary a little, a lost sample doubles it.
+    static let gapFactor = 2.5
     private var returnTime = 0.0
     /// Whether the leg has been farther from the start pose than the return tolerance: only then can
     /// coming back within it be a return.
@@ -195,6 +205,11 @@ public struct MeasurementSession: Sendable {
             }
             point.thighGravity = thighFilter?.gravity ?? .unitZ
         }
+        if interval > 0 { shortestInterval = min(shortestInterval, interval) }
+        // The rest detector's stillness, not `isTurning`: before the first rest the bias is unknown
+        // and every sample counts as turning, yet a still leg turns by nothing in a gap.
+        if interval > Self.gapFactor * shortestInterval, !(isStill && wasStill) { flags.insert(.samplesLost) }
+        wasStill = isStill
         trace.append(point)
 
         switch phase {
@@ -350,7 +365,7 @@ public struct MeasurementSession: Sendable {
         let thighRegion = leg != nil && thighCalibration?.sensor == nil ? thighStartGravity : nil
         var angles = RestAnchoredAngles(
             points: points, geometry: AngleGeometry(shank: mounting, leg: leg),
-            minimumStillSeconds: parameters.stillAnchorSeconds,
+            minimumStillSeconds: parameters.stillAnchorSeconds, restTolerance: parameters.returnTolerance,
             anchorRegion: shankRegion == nil && thighRegion == nil
                 ? nil
                 : RestAnchoredAngles.AnchorRegion(
@@ -372,8 +387,8 @@ public struct MeasurementSession: Sendable {
         if result.range < parameters.motionThreshold {
             result.flags.insert(.noMovement)
         }
-        if angles.largestStillWander > parameters.maximumStillWander
-            || angles.largestStillTurnRate > parameters.maximumStillTurnRate
+        if angles.largestRestWander > parameters.maximumStillWander
+            || angles.largestRestTurnRate > parameters.maximumStillTurnRate
         {
             result.flags.insert(.unsteady)
         }

@@ -111,12 +111,17 @@ public struct QualityFlags: OptionSet, Hashable, Sendable {
     /// The arc protocol ended before the foot was slid back under the chair: the knee flexion is
     /// that of the extension step alone.
     public static let noFlexion = QualityFlags(rawValue: 1 << 8)
+    /// Samples were missing while the leg turned (the sensor's FIFO overflowed, or the recording
+    /// has a gap): the turn within the gap is unknown, so the angles between the still poses around
+    /// it are uncertain.
+    public static let samplesLost = QualityFlags(rawValue: 1 << 9)
 
     /// Each flag with its name, in the fixed order of printing and export.
     private static let named: [(QualityFlags, String)] = [
         (.movedAtStart, "moved-at-start"), (.gyroSaturated, "gyro-saturated"), (.tooShort, "too-short"),
         (.implausible, "implausible"), (.noMovement, "no-movement"), (.notReturned, "not-returned"),
         (.unsteady, "unsteady"), (.notSeated, "not-seated"), (.noFlexion, "no-flexion"),
+        (.samplesLost, "samples-lost"),
     ]
 
     /// The flags by name, in a fixed order, for printing and export.

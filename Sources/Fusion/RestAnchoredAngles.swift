@@ -14,15 +14,19 @@
 struct RestAnchoredAngles {
     /// One angle per point, degrees, unwrapped.
     var values: [Double]
-    /// The largest change of the inclination within one still phase, degrees: a leg that was still
-    /// turns by well under half a degree; more means the thigh or the body moved.
-    private(set) var largestStillWander = 0.0
+    /// The largest change of the inclination within one rest, degrees: a leg that was still turns
+    /// by well under half a degree; more means the thigh or the body moved.
+    ///
+    /// A rest is a still phase near the start pose (the start, between the arc's steps, the finish),
+    /// where the leg hangs relaxed. A held extension or flexion is not one: a weak leg held up sags
+    /// by a degree or more, which is the knee's own turn, not the thigh's.
+    private(set) var largestRestWander = 0.0
 
-    /// The largest steady turn (°/s) of the accelerometer's inclination within one still phase, where
-    /// it stood clear of the noise; 0 when none did. With the leg held still on a still thigh the
+    /// The largest steady turn (°/s) of the accelerometer's inclination within one rest, where it
+    /// stood clear of the noise; 0 when none did. With the leg hanging still on a still thigh the
     /// accelerometer reads a fixed gravity direction; a thigh sliding or swaying pitches the shank
     /// with it, more slowly than the rest threshold can see, and that shows as such a turn.
-    private(set) var largestStillTurnRate = 0.0
+    private(set) var largestRestTurnRate = 0.0
 
     /// Half-width of the accelerometer average in a still phase, seconds: a hundred samples at
     /// 200 Hz, where the MPU-6050's noise averages to about 0.03°.
@@ -46,16 +50,21 @@ struct RestAnchoredAngles {
     ///     pose; between two poses far apart, the gyro's measured turn is then the better
     ///     difference, so such a sensor is anchored only near the start pose, where the offset's
     ///     tilt is the start's own.
+    ///   - restTolerance: degrees from the start pose within which a still phase is a rest.
     init(
         points: ArraySlice<TracePoint>, geometry: AngleGeometry, minimumStillSeconds: Double,
-        anchorRegion: AnchorRegion? = nil
+        restTolerance: Double, anchorRegion: AnchorRegion? = nil
     ) {
         let filterAngles = MeasurementSession.filterAngles(points, geometry: geometry)
         let base = points.startIndex
         // Each still phase with the running sums of its accelerometer, for the centred averages; the
         // last sum is the whole phase's, which places it in or out of the anchor region.
         let runs = Self.stillRuns(points, minimumSeconds: minimumStillSeconds)
-        largestStillTurnRate = runs.reduce(0) { largest, run in
+        func isRest(_ run: Range<Int>) -> Bool {
+            guard let start = filterAngles.first else { return false }
+            return abs(filterAngles[(run.lowerBound + run.upperBound) / 2] - start) <= restTolerance
+        }
+        largestRestTurnRate = runs.filter(isRest).reduce(0) { largest, run in
             let phase = points[(base + run.lowerBound)..<(base + run.upperBound)]
             return max(largest, abs(Self.steadyTurnRate(phase, geometry: geometry) ?? 0))
         }
@@ -86,6 +95,9 @@ struct RestAnchoredAngles {
         for (run, prefix, thighPrefix) in anchors {
             var low = 0, high = 0
             var wanderLow = Double.infinity, wanderHigh = -Double.infinity
+            // The wander, as the turn, leaves out the leg coming to rest and setting off again.
+            let settled = points[base + run.lowerBound].time + Self.comingToRestSeconds
+            let leaving = points[base + run.upperBound - 1].time - Self.settingOffSeconds
             for index in run {
                 let time = points[base + index].time
                 while points[base + run.lowerBound + low].time < time - Self.averagingHalfWidth { low += 1 }
@@ -97,11 +109,14 @@ struct RestAnchoredAngles {
                 // The same turn as the filter's unwrapped angle.
                 let difference = AngleUnwrapper.halfTurn(measured - filterAngles[index])
                 errors[index] = -difference
+                guard time >= settled, time <= leaving else { continue }
                 let anchored = filterAngles[index] + difference
                 wanderLow = min(wanderLow, anchored)
                 wanderHigh = max(wanderHigh, anchored)
             }
-            largestStillWander = max(largestStillWander, wanderHigh - wanderLow)
+            if isRest(run), wanderHigh >= wanderLow {
+                largestRestWander = max(largestRestWander, wanderHigh - wanderLow)
+            }
         }
         // Between still phases, the error moves linearly in time from one to the next.
         var corrected = filterAngles
@@ -133,9 +148,15 @@ struct RestAnchoredAngles {
         values = corrected
     }
 
-    /// Seconds left out at either end of a still phase for the turn rate: the leg coming to rest
-    /// and setting off again accelerates the sensor, which tilts the accelerometer for a moment.
-    static let settlingSeconds = 0.25
+    /// Seconds left out at the start of a still phase for its wander and turn: a leg let fall from
+    /// the extension swings past the rest like a damped pendulum (a period of about 1.5 s), a turn
+    /// of the knee's own. The rest detector calls it still once the swing turns it at under 2 °/s,
+    /// about ±0.5°, and half a second later a typically damped swing is down to a third of that.
+    static let comingToRestSeconds = 0.5
+
+    /// Seconds left out at the end of a still phase: setting off again accelerates the sensor,
+    /// which tilts the accelerometer for a moment.
+    static let settingOffSeconds = 0.25
 
     /// Seconds from the middle of a still phase at which its parabola's rate is read. Near its
     /// turning point a sway A sin ωt is a parabola, whose rate at t, Aω²t, overstates the sway's own,
@@ -156,7 +177,7 @@ struct RestAnchoredAngles {
     /// and its rates, noisier than the line's slope, are tested against their own standard errors.
     static func steadyTurnRate(_ phase: ArraySlice<TracePoint>, geometry: AngleGeometry) -> Double? {
         guard let first = phase.first?.time, let last = phase.last?.time else { return nil }
-        let interior = phase.filter { $0.time >= first + settlingSeconds && $0.time <= last - settlingSeconds }
+        let interior = phase.filter { $0.time >= first + comingToRestSeconds && $0.time <= last - settingOffSeconds }
         guard interior.count >= 10, let start = interior.first?.time, let end = interior.last?.time,
             end - start >= 0.5
         else { return nil }

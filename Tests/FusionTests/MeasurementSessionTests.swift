@@ -158,24 +158,53 @@ struct MeasurementSessionTests {
     }
 
     @Test func aThighTurnTooSmallToWanderIsFlaggedByItsSteadyTurn() throws {
-        // While the knee is held at 70°, the thigh lifts it by 0.5° in 1.5 s: under 0.75° within
-        // the still phase, but a steady 0.4 °/s through its interior, far outside the noise.
-        let motion = KneeMotion(keyframes: [(2.5, 0), (4, 70), (5.5, 70.5), (7, 0), (9.5, 0)])
+        // Back from the extension, the thigh lifts the hanging leg by 0.5° in 1.5 s: under 0.75°
+        // within the rest, but a steady 0.3–0.5 °/s through its interior, far outside the noise.
+        let motion = KneeMotion(keyframes: [(2.5, 0), (4, 70), (5, 70), (6.5, 0), (8, 0.5), (10, 0.5)])
         let session = measure(imu(motion).samples(until: motion.duration + 3))
         let result = try #require(session.result())
         #expect(session.phase == .finished(.returned))
         #expect(result.flags == .unsteady)
     }
 
-    @Test func aThighRockingOnceWhileTheKneeIsHeldIsFlagged() throws {
-        // While the knee is held at 70°, the thigh lifts it by 0.6° over 2 s and lowers it again: the
-        // hold ends where it began, wanders under 0.75° and has no mean turn, yet turns at up to
-        // 0.47 °/s on either side of the top.
-        let motion = KneeMotion(keyframes: [(2.5, 0), (4, 70), (6, 70.6), (8, 70), (9.5, 0), (12, 0)])
+    @Test func aThighRockingOnceUnderTheRestingLegIsFlagged() throws {
+        // Back from the extension, the thigh lifts the hanging leg by 0.5° and lowers it again
+        // within 3 s: the rest ends where it began, wanders under 0.75° and has no mean turn, yet
+        // turns at up to 0.52 °/s on either side of the top.
+        let motion = KneeMotion(keyframes: [(2.5, 0), (4, 70), (5, 70), (6.5, 0), (8, 0.5), (9.5, 0), (12, 0)])
         let session = measure(imu(motion, seed: 3).samples(until: motion.duration + 3))
         let result = try #require(session.result())
         #expect(session.phase == .finished(.returned))
         #expect(result.flags == .unsteady)
+    }
+
+    @Test func aHeldLegSaggingIsNoThighMotion() throws {
+        // A weak leg held up sinks by 2° over the 2 s hold: the knee's own turn, not the thigh's.
+        let motion = KneeMotion(keyframes: [(2.5, 0), (4, 70), (6, 68), (7.5, 0), (10, 0)])
+        let session = measure(imu(motion).samples(until: motion.duration + 3))
+        let result = try #require(session.result())
+        #expect(session.phase == .finished(.returned))
+        #expect(result.flags.isEmpty)
+        #expect(abs(result.maximum - 70) < 0.5)
+    }
+
+    @Test func samplesLostWhileTheLegTurnsAreFlagged() throws {
+        // 150 ms missing in the middle of the rise (a FIFO overflow): the turn in between is unknown.
+        let motion = KneeMotion.kneeExtension(peak: 80)
+        let samples = imu(motion).samples(until: motion.duration + 3).filter { $0.time < 3 || $0.time >= 3.15 }
+        let result = try #require(measure(samples).result())
+        #expect(result.flags.contains(.samplesLost))
+    }
+
+    @Test func samplesLostWhileTheLegIsStillAreNoMatter() throws {
+        // The same gap in the still start: nothing turned, nothing is uncertain.
+        let motion = KneeMotion.kneeExtension(peak: 80, still: 3)
+        let samples = imu(motion).samples(until: motion.duration + 3).filter { $0.time < 1.5 || $0.time >= 1.65 }
+        let session = measure(samples)
+        let result = try #require(session.result())
+        #expect(session.phase == .finished(.returned))
+        #expect(result.flags.isEmpty)
+        #expect(abs(result.range - 80) < 1)
     }
 
     @Test(arguments: [UInt64(1), 2, 3, 4, 5, 6])

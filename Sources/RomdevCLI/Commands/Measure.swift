@@ -32,8 +32,9 @@ extension Command {
             start, finish, minimum, maximum, knee_extension, knee_flexion and knee_arc
             (double, units deg), the limb (text, kind limb), the protocol (text, kind
             protocol) and one text value of kind flag per quality flag (moved-at-start,
-            gyro-saturated, not-returned, unsteady, not-seated, no-flexion). It is committed to disk before the
-            result is printed. Without an event today, before onboarding, or when today's
+            gyro-saturated, not-returned, unsteady, not-seated, no-flexion, samples-lost). It
+            is committed to disk before the result is printed. Without an event today, before
+            onboarding, or when today's
             event already has an outcome, nothing is measured or stored (exit 1); nor is a
             result flagged implausible, too-short or no-movement (exit 1), as the daemon
             would not store it either.
