@@ -23,17 +23,18 @@ public struct SessionParameters: Hashable, Sendable, Codable {
     /// the instant a movement turns, which lasts milliseconds.
     public var stillAnchorSeconds: Double = 0.3
 
-    /// Largest change of inclination (degrees) within one still phase before the result is flagged
-    /// unsteady. A still leg's averaged accelerometer moves by hundredths of a degree and a resting
+    /// Largest change of inclination (degrees) within one rest (a still phase near the start pose)
+    /// before the result is flagged unsteady. A still leg's averaged accelerometer moves by
+    /// hundredths of a degree and a resting
     /// leg's tremor stays well under half a degree; a thigh rocking or drifting by a degree or more
     /// turns the shank by more and leaves the start or finish uncertain.
     public var maximumStillWander: Double = 0.75
 
-    /// Largest steady turn (°/s) of the inclination within one still phase before the result is
-    /// flagged unsteady. A thigh that slides or sways while the knee is held turns the shank below
-    /// the rest detector's 2 °/s, and the knee angles, which take the thigh as still, then carry its
-    /// turn. At 0.3 °/s a session of about 10 s moves the shank by 3°, the standard error of the
-    /// goniometer this device stands in for, and a still phase of 2.5 s by the 0.75° that
+    /// Largest turn (°/s) of the inclination within one rest before the result is flagged unsteady.
+    /// A thigh that slides or sways under the hanging leg turns the shank below the rest detector's
+    /// 2 °/s, and the knee angles, which take the thigh as still, then carry its turn. At 0.3 °/s a
+    /// session of about 10 s moves the shank by 3°, the standard error of the goniometer this device
+    /// stands in for, and a rest of 2.5 s by the 0.75° that
     /// ``maximumStillWander`` allows; a patient sitting almost still (the thigh swaying ±0.3° over
     /// 8 s, at most 0.24 °/s) stays below it.
     public var maximumStillTurnRate: Double = 0.3
