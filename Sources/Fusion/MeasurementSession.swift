@@ -178,9 +178,10 @@ public struct MeasurementSession: Sendable {
             }
         }
         let interval = trace.last.map { max(0, sample.time - $0.time) } ?? 0
-        if raw.rotationRate.maximumMagnitude >= parameters.gyroSaturationThreshold {
-            flags.insert(.gyroSaturated)
+        func noteSaturation(_ raw: InertialSample) {
+            if raw.rotationRate.maximumMagnitude >= parameters.gyroSaturationThreshold { flags.insert(.gyroSaturated) }
         }
+        noteSaturation(raw)
         filter.update(sample)
         let threshold = filter.parameters.restGyroThreshold
         func turn(_ filter: OrientationFilter, _ sample: InertialSample) -> (rate: Vector3, isTurning: Bool) {
@@ -193,9 +194,7 @@ public struct MeasurementSession: Sendable {
         if thighFilter != nil {
             if let rawThigh {
                 let thigh = thighCalibration?.corrected(rawThigh) ?? rawThigh
-                if rawThigh.rotationRate.maximumMagnitude >= parameters.gyroSaturationThreshold {
-                    flags.insert(.gyroSaturated)
-                }
+                noteSaturation(rawThigh)
                 thighFilter?.update(thigh)
                 point.thighAcceleration = thigh.acceleration
                 point.thighIsTurning = thighFilter.map { turn($0, thigh).isTurning } ?? false

@@ -94,13 +94,7 @@ extension AccuracyTrial {
         var covered = 0, lost = 0
         var going = true
         while going && covered < total {
-            let wait: Double
-            switch load {
-            case .idle: wait = 0.05
-            case .loaded:
-                let stalled = random.nextUnit() < 0.1
-                wait = stalled ? uniform(0.2, 0.4, &random) : uniform(0.005, 0.1, &random)
-            }
+            let wait = load.nextWait(&random)
             shankClock.advance(by: wait)
             thighClock.advance(by: wait)
             let shankBatch = try shankSensor.readSamples(), thighBatch = try thighSensor.readSamples()

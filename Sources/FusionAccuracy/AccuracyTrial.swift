@@ -24,6 +24,16 @@ public struct AccuracyTrial: Sendable {
         /// Reads 5–100 ms apart, and one in ten after a stall of 0.2–0.4 s (within the FIFO's 0.43 s
         /// at 200 Hz).
         case loaded
+
+        /// Seconds until the host's next read.
+        func nextWait(_ random: inout SplitMix64) -> Double {
+            switch self {
+            case .idle: return 0.05
+            case .loaded:
+                let stalled = random.nextUnit() < 0.1
+                return stalled ? uniform(0.2, 0.4, &random) : uniform(0.005, 0.1, &random)
+            }
+        }
     }
 
     public var seed: UInt64
@@ -204,13 +214,7 @@ public struct AccuracyTrial: Sendable {
         let total = Int((seconds * Double(MPU6050Configuration.standard.sampleRateHz)).rounded())
         var covered = 0, lost = 0
         while covered < total {
-            switch load {
-            case .idle:
-                clock.sleep(seconds: 0.05)
-            case .loaded:
-                let stalled = random.nextUnit() < 0.1
-                clock.sleep(seconds: stalled ? uniform(0.2, 0.4, &random) : uniform(0.005, 0.1, &random))
-            }
+            clock.sleep(seconds: load.nextWait(&random))
             let batch = try sensor.readSamples()
             if let gap = batch.gap {
                 lost += gap.count

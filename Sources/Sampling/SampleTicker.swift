@@ -88,21 +88,19 @@ public final class SampleTicker {
         }
         // Each drain is timed on its own: the newest sample a FIFO holds is fixed when its count
         // is read, and the second drain starts a few bus milliseconds after the first.
-        let shankDrained = clock.now
-        try drain(sensor, &shankStream)
-        statistics.lostSamples = shankStream.lost
-        aligner?.add(shank: fresh, thigh: [], drainedAt: shankDrained) { pair in
+        func handOn(_ pair: SensorPairAligner.Pair) {
             statistics.samples += 1
             deliver(pair.shank, pair.thigh)
         }
+        let shankDrained = clock.now
+        try drain(sensor, &shankStream)
+        statistics.lostSamples = shankStream.lost
+        aligner?.add(shank: fresh, thigh: [], drainedAt: shankDrained, deliver: handOn)
         let thighDrained = clock.now
         try drain(thigh, &thighStream)
         statistics.thighSamples += fresh.count
         statistics.thighLostSamples = thighStream.lost
-        aligner?.add(shank: [], thigh: fresh, drainedAt: thighDrained) { pair in
-            statistics.samples += 1
-            deliver(pair.shank, pair.thigh)
-        }
+        aligner?.add(shank: [], thigh: fresh, drainedAt: thighDrained, deliver: handOn)
         finishTick(began: began)
     }
 

@@ -81,17 +81,10 @@ enum FusionBench {
         _ label: String, extraColumn: Bool, _ trial: (UInt64) throws -> AccuracyTrial.Outcome
     ) {
         do {
-            let outcomes = try (1...UInt64(trials)).map { seed in
-                do {
-                    return try trial(seed)
-                } catch {
-                    throw TrialFailure(seed: seed, error: error)
-                }
-            }
+            let outcomes = try outcomes(trial)
             let refused = outcomes.filter { $0.calibrationRefusal != nil }.count
             var s = AccuracySummary(outcomes.filter { $0.calibrationRefusal == nil })
             s.calibrationRefused = refused
-            func triple(_ p: ErrorPercentiles) -> String { "\(f(p.median)) \(f(p.p95)) \(f(p.maximum))" }
             let range =
                 extraColumn ? "  range \(f(s.rangeErrorMedian)) \(f(s.rangeError95)) \(f(s.rangeErrorMaximum))" : ""
             print(
@@ -118,18 +111,13 @@ enum FusionBench {
         ]
         for (source, calibrated, shin) in rows {
             do {
-                let outcomes = try (1...UInt64(trials)).map { seed in
-                    do {
+                let s = AccuracySummary(
+                    try outcomes { seed in
                         var trial = AccuracyTrial(
                             seed: seed, source: source, calibrated: calibrated, measurementProtocol: .arc)
                         trial.calibrationShinDegrees = shin
                         return try trial.run()
-                    } catch {
-                        throw TrialFailure(seed: seed, error: error)
-                    }
-                }
-                let s = AccuracySummary(outcomes)
-                func triple(_ p: ErrorPercentiles) -> String { "\(f(p.median)) \(f(p.p95)) \(f(p.maximum))" }
+                    })
                 let pose = calibrated ? "shin \(shin == 0 ? "plumb" : "\(Int(shin))° fwd")" : ""
                 print(
                     "   \(pad(source.rawValue, 25)) \(calibrated ? "cal." : "raw ") \(pad(pose, 12))            "
@@ -143,14 +131,8 @@ enum FusionBench {
 
     private static func row(_ source: ErrorSource, calibrated: Bool) {
         do {
-            let outcomes = try (1...UInt64(trials)).map { seed in
-                do {
-                    return try AccuracyTrial(seed: seed, source: source, calibrated: calibrated).run()
-                } catch {
-                    throw TrialFailure(seed: seed, error: error)
-                }
-            }
-            let s = AccuracySummary(outcomes)
+            let s = AccuracySummary(
+                try outcomes { try AccuracyTrial(seed: $0, source: source, calibrated: calibrated).run() })
             print(
                 "   \(pad(source.rawValue, 25)) \(calibrated ? "cal." : "raw ")  \(f(s.rangeErrorMedian))° \(f(s.rangeError95))° "
                     + "\(f(s.rangeErrorMaximum))°  \(f(s.gravityRMSE))°        \(pad("\(s.returned)/\(s.trials)", 8)) "
@@ -161,6 +143,23 @@ enum FusionBench {
             print("   \(source.rawValue): simulation failed: \(error)")
         }
     }
+
+    /// The outcomes of `trial` over seeds 1…``trials``; a failure carries its seed, so that it can be
+    /// replayed.
+    private static func outcomes(
+        _ trial: (UInt64) throws -> AccuracyTrial.Outcome
+    ) throws -> [AccuracyTrial.Outcome] {
+        try (1...UInt64(trials)).map { seed in
+            do {
+                return try trial(seed)
+            } catch {
+                throw TrialFailure(seed: seed, error: error)
+            }
+        }
+    }
+
+    /// An error's median, 95th percentile and maximum, as a row prints them.
+    private static func triple(_ p: ErrorPercentiles) -> String { "\(f(p.median)) \(f(p.p95)) \(f(p.maximum))" }
 
     /// A trial that could not run, with its seed so that it can be replayed.
     struct TrialFailure: Error, CustomStringConvertible {
