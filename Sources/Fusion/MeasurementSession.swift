@@ -190,7 +190,8 @@ public struct MeasurementSession: Sendable {
         }
         let (rate, isTurning) = turn(filter, sample)
         var point = TracePoint(
-            time: sample.time, gravity: filter.gravity, acceleration: sample.acceleration, isTurning: isTurning)
+            time: sample.time, gravity: filter.gravity, acceleration: sample.acceleration, rotationRate: rate,
+            isTurning: isTurning)
         if thighFilter != nil {
             if let rawThigh {
                 let thigh = thighCalibration?.corrected(rawThigh) ?? rawThigh
@@ -360,15 +361,23 @@ public struct MeasurementSession: Sendable {
         let leg = legMounting
         if thighFilter != nil, leg == nil { return nil }
         let points = trace[startIndex...]
-        let shankRegion = calibration == nil ? startGravity : nil
-        let thighRegion = leg != nil && thighCalibration?.sensor == nil ? thighStartGravity : nil
+        let anchoring: RestAnchoredAngles.Anchoring
+        if calibration == nil, leg == nil {
+            anchoring = .estimatedTilts
+        } else {
+            let shankRegion = calibration == nil ? startGravity : nil
+            let thighRegion = leg != nil && thighCalibration?.sensor == nil ? thighStartGravity : nil
+            anchoring =
+                shankRegion == nil && thighRegion == nil
+                ? .everyStillPhase
+                : .nearStart(
+                    RestAnchoredAngles.AnchorRegion(
+                        shank: shankRegion, thigh: thighRegion, cosine: cosineOfReturnTolerance))
+        }
         var angles = RestAnchoredAngles(
             points: points, geometry: AngleGeometry(shank: mounting, leg: leg),
             minimumStillSeconds: parameters.stillAnchorSeconds, restTolerance: parameters.returnTolerance,
-            anchorRegion: shankRegion == nil && thighRegion == nil
-                ? nil
-                : RestAnchoredAngles.AnchorRegion(
-                    shank: shankRegion, thigh: thighRegion, cosine: cosineOfReturnTolerance))
+            anchoring: anchoring)
         // Without a mounting the start pose defines 0, unless two boards strapped alike measure
         // the knee itself.
         if knownMounting == nil, leg == nil || hingeAxes != nil, let start = angles.values.first {
@@ -446,6 +455,8 @@ struct TracePoint: Sendable {
     var gravity: Vector3
     /// The calibrated accelerometer, g.
     var acceleration: Vector3
+    /// The calibrated gyro less the filter's bias estimate at the time, °/s.
+    var rotationRate: Vector3
     /// Whether the bias-corrected gyro said the sensor was turning (or the bias was still unknown).
     var isTurning: Bool
     /// The thigh filter's gravity direction, with a thigh sensor.

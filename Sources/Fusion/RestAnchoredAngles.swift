@@ -32,6 +32,21 @@ struct RestAnchoredAngles {
     /// 200 Hz, where the MPU-6050's noise averages to about 0.03°.
     static let averagingHalfWidth = 0.25
 
+    /// Which still phases anchor the angle, and how far their accelerometer is trusted.
+    enum Anchoring {
+        /// Every still phase, the accelerometer taken as it is: the sensors are calibrated.
+        case everyStillPhase
+        /// Every still phase, less the tilt its uncalibrated accelerometer's errors are estimated to
+        /// give it there (``AccelerometerPoseErrors``): one uncalibrated sensor.
+        case estimatedTilts
+        /// Only the still phases within the region, the accelerometer taken as it is: with a thigh
+        /// sensor, whose accelerometer barely turns in a session and so cannot have its errors
+        /// estimated, an uncalibrated accelerometer's offsets tilt each pose differently; between
+        /// two poses far apart the gyro's measured turn is then the better difference, so such a
+        /// sensor is anchored only near the start pose, where the offset's tilt is the start's own.
+        case nearStart(AnchorRegion)
+    }
+
     /// The poses near the start where an uncalibrated accelerometer's offsets tilt it as at the
     /// start: each uncalibrated sensor's start direction (unit) and the cosine of the cone's
     /// half-angle.
@@ -44,16 +59,12 @@ struct RestAnchoredAngles {
     }
 
     /// - Parameters:
-    ///   - anchorRegion: when given, only still phases whose accelerometer directions (both
-    ///     sensors') lie within their cones are anchors. An uncalibrated
-    ///     accelerometer's offsets tilt its direction by up to a few degrees, differently in each
-    ///     pose; between two poses far apart, the gyro's measured turn is then the better
-    ///     difference, so such a sensor is anchored only near the start pose, where the offset's
-    ///     tilt is the start's own.
+    ///   - anchoring: which still phases are anchors (see ``Anchoring``). ``Anchoring/estimatedTilts``
+    ///     needs the one-sensor geometry.
     ///   - restTolerance: degrees from the start pose within which a still phase is a rest.
     init(
         points: ArraySlice<TracePoint>, geometry: AngleGeometry, minimumStillSeconds: Double,
-        restTolerance: Double, anchorRegion: AnchorRegion? = nil
+        restTolerance: Double, anchoring: Anchoring
     ) {
         let filterAngles = MeasurementSession.filterAngles(points, geometry: geometry)
         let base = points.startIndex
@@ -68,23 +79,35 @@ struct RestAnchoredAngles {
             let phase = points[(base + run.lowerBound)..<(base + run.upperBound)]
             return max(largest, abs(Self.steadyTurnRate(phase, geometry: geometry) ?? 0))
         }
-        let anchors = runs.map { run in
+        var anchors = runs.map { run in
             var prefix = [Vector3](repeating: .zero, count: run.count + 1)
             var thighPrefix = [Vector3](repeating: .zero, count: run.count + 1)
             for (k, index) in run.enumerated() {
                 prefix[k + 1] = prefix[k] + points[base + index].acceleration
                 thighPrefix[k + 1] = thighPrefix[k] + points[base + index].thighAcceleration
             }
-            return (run: run, prefix: prefix, thighPrefix: thighPrefix)
-        }.filter { anchor in
-            guard let anchorRegion else { return true }
-            func within(_ sum: Vector3, _ axis: Vector3) -> Bool {
-                guard let direction = sum.normalized else { return false }
-                return direction.dot(axis) >= anchorRegion.cosine
+            return (run: run, prefix: prefix, thighPrefix: thighPrefix, tilt: 0.0)
+        }
+        switch anchoring {
+        case .everyStillPhase:
+            break
+        case .estimatedTilts:
+            guard let tilts = Self.accelerometerTilts(points, anchors.map { ($0.run, $0.prefix) }, geometry.shank)
+            else {
+                values = filterAngles
+                return
             }
-            let count = anchor.run.count
-            return anchorRegion.shank.map { within(anchor.prefix[count], $0) } ?? true
-                && anchorRegion.thigh.map { within(anchor.thighPrefix[count], $0) } ?? true
+            for (index, tilt) in tilts.enumerated() { anchors[index].tilt = tilt }
+        case .nearStart(let anchorRegion):
+            anchors = anchors.filter { anchor in
+                func within(_ sum: Vector3, _ axis: Vector3) -> Bool {
+                    guard let direction = sum.normalized else { return false }
+                    return direction.dot(axis) >= anchorRegion.cosine
+                }
+                let count = anchor.run.count
+                return anchorRegion.shank.map { within(anchor.prefix[count], $0) } ?? true
+                    && anchorRegion.thigh.map { within(anchor.thighPrefix[count], $0) } ?? true
+            }
         }
         guard !anchors.isEmpty else {
             values = filterAngles
@@ -92,7 +115,7 @@ struct RestAnchoredAngles {
         }
         // The filter's error at each point of a still phase.
         var errors = [Double](repeating: .nan, count: filterAngles.count)
-        for (run, prefix, thighPrefix) in anchors {
+        for (run, prefix, thighPrefix, tilt) in anchors {
             var low = 0, high = 0
             var wanderLow = Double.infinity, wanderHigh = -Double.infinity
             // The wander, as the turn, leaves out the leg coming to rest and setting off again.
@@ -104,8 +127,10 @@ struct RestAnchoredAngles {
                 while high + 1 < run.count,
                     points[base + run.lowerBound + high + 1].time <= time + Self.averagingHalfWidth
                 { high += 1 }
-                let measured = geometry.angle(
-                    shank: prefix[high + 1] - prefix[low], thigh: thighPrefix[high + 1] - thighPrefix[low])
+                let measured =
+                    geometry.angle(
+                        shank: prefix[high + 1] - prefix[low], thigh: thighPrefix[high + 1] - thighPrefix[low])
+                    - tilt
                 // The same turn as the filter's unwrapped angle.
                 let difference = AngleUnwrapper.halfTurn(measured - filterAngles[index])
                 errors[index] = -difference
@@ -229,6 +254,31 @@ struct RestAnchoredAngles {
             if abs(rate) >= 4 * error, abs(rate) > abs(largest ?? 0) { largest = rate }
         }
         return largest
+    }
+
+    /// Each still phase's estimated accelerometer tilt (degrees), from its averaged accelerometer
+    /// and the gyro's turn about the hinge integrated from the first point.
+    private static func accelerometerTilts(
+        _ points: ArraySlice<TracePoint>, _ phases: [(run: Range<Int>, prefix: [Vector3])], _ mounting: Mounting
+    ) -> [Double]? {
+        var gyroAngles = [Double](repeating: 0, count: points.count)
+        var previous: TracePoint?
+        for (offset, point) in points.enumerated() {
+            // A gyro sample is the mean rate over the interval it ends; about the hinge the
+            // sagittal angle turns at exactly that rate.
+            let turn = previous.map { point.rotationRate.dot(mounting.hingeAxis) * (point.time - $0.time) } ?? 0
+            gyroAngles[offset] = (offset > 0 ? gyroAngles[offset - 1] : 0) + turn
+            previous = point
+        }
+        let base = points.startIndex
+        let poses = phases.map { run, prefix in
+            let count = Double(run.count)
+            return AccelerometerPoseErrors.Pose(
+                acceleration: prefix[run.count] * (1 / count),
+                gyroAngle: gyroAngles[run].reduce(0, +) / count,
+                time: (points[base + run.lowerBound].time + points[base + run.upperBound - 1].time) / 2)
+        }
+        return AccelerometerPoseErrors.estimate(poses, mounting: mounting)
     }
 
     /// The index ranges (relative to the slice's start) where the leg did not turn for at least
