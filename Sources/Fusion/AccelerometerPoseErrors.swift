@@ -53,8 +53,24 @@ enum AccelerometerPoseErrors {
     /// The number of unknowns: three offsets, nine matrix terms, the gyro's gain.
     private static let unknownCount = 13
 
+    /// Whether a pose's accelerometer has an inclination to correct: not a zero average (a free
+    /// fall's), not along the hinge.
+    static func isPlaceable(_ acceleration: Vector3, mounting: Mounting) -> Bool {
+        sagittal(acceleration, mounting) != nil
+    }
+
+    /// The direction of the acceleration and its components along the shin and forward axes; `nil`
+    /// when it has none in the sagittal plane.
+    private static func sagittal(
+        _ acceleration: Vector3, _ mounting: Mounting
+    ) -> (up: Vector3, along: Double, forward: Double)? {
+        guard let up = acceleration.normalized else { return nil }
+        let along = up.dot(mounting.shinAxis), forward = up.dot(mounting.forwardAxis)
+        return along * along + forward * forward > 1e-6 ? (up, along, forward) : nil
+    }
+
     /// Each pose's tilt error in degrees (the accelerometer's inclination minus the true one), in
-    /// the poses' order; `nil` when the poses hold no usable accelerometer (a zero average).
+    /// the poses' order; `nil` when a pose is not ``isPlaceable(_:mounting:)``.
     static func estimate(_ poses: [Pose], mounting: Mounting) -> [Double]? {
         let degrees = 180 / Double.pi
         // Whitened unknowns u ~ N(0, I): offset = σo·u[0..<3], matrix term (j, k) = σjk·u[3 + 3j + k],
@@ -74,10 +90,8 @@ enum AccelerometerPoseErrors {
         }
         for pose in poses {
             let magnitude = pose.acceleration.length
-            guard let up = pose.acceleration.normalized else { return nil }
-            let along = up.dot(mounting.shinAxis), forward = up.dot(mounting.forwardAxis)
+            guard let (up, along, forward) = Self.sagittal(pose.acceleration, mounting) else { return nil }
             let planar = along * along + forward * forward
-            guard planar > 1e-6 else { return nil }
             // The inclination's gradient with respect to the acceleration, radians per g.
             let gradient = (mounting.forwardAxis * along - mounting.shinAxis * forward) * (1 / planar)
             tilts.append(Self.row(gradient, up))

@@ -92,12 +92,11 @@ struct RestAnchoredAngles {
         case .everyStillPhase:
             break
         case .estimatedTilts:
-            guard let tilts = Self.accelerometerTilts(points, anchors.map { ($0.run, $0.prefix) }, geometry.shank)
-            else {
-                values = filterAngles
-                return
+            anchors = anchors.filter {
+                AccelerometerPoseErrors.isPlaceable($0.prefix[$0.run.count], mounting: geometry.shank)
             }
-            for (index, tilt) in tilts.enumerated() { anchors[index].tilt = tilt }
+            let tilts = Self.accelerometerTilts(points, anchors.map { ($0.run, $0.prefix) }, geometry.shank)
+            for (index, tilt) in (tilts ?? []).enumerated() { anchors[index].tilt = tilt }
         case .nearStart(let anchorRegion):
             anchors = anchors.filter { anchor in
                 func within(_ sum: Vector3, _ axis: Vector3) -> Bool {

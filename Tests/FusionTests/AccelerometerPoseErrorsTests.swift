@@ -100,9 +100,13 @@ struct AccelerometerPoseErrorsTests {
         #expect(largest.estimate < 2.0)
     }
 
-    /// A pose whose accelerometer reads nothing (a free fall's average) cannot be placed.
-    @Test func aZeroAccelerationIsRefused() {
+    /// A pose whose accelerometer reads nothing (a free fall's average), or reads gravity along the
+    /// hinge, has no inclination to correct; the session leaves such a phase out of the anchors.
+    @Test func aPoseWithoutAnInclinationIsRefused() {
         let mounting = Mounting(shinAxis: .unitZ, hingeAxis: .unitY)!
+        #expect(AccelerometerPoseErrors.isPlaceable(Vector3(0.3, 0, 0.9), mounting: mounting))
+        #expect(!AccelerometerPoseErrors.isPlaceable(.zero, mounting: mounting))
+        #expect(!AccelerometerPoseErrors.isPlaceable(Vector3(0, 1.02, 0), mounting: mounting))
         let poses = [
             AccelerometerPoseErrors.Pose(acceleration: .unitZ, gyroAngle: 0, time: 0),
             AccelerometerPoseErrors.Pose(acceleration: .zero, gyroAngle: 80, time: 3),
