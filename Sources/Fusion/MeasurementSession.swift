@@ -198,9 +198,13 @@ public struct MeasurementSession: Sendable {
                 noteSaturation(rawThigh)
                 thighFilter?.update(thigh)
                 point.thighAcceleration = thigh.acceleration
-                point.thighIsTurning = thighFilter.map { turn($0, thigh).isTurning } ?? false
+                if let thighTurn = thighFilter.map({ turn($0, thigh) }) {
+                    point.thighRotationRate = thighTurn.rate
+                    point.thighIsTurning = thighTurn.isTurning
+                }
             } else if let last = trace.last {
                 point.thighAcceleration = last.thighAcceleration
+                point.thighRotationRate = last.thighRotationRate
                 point.thighIsTurning = last.thighIsTurning
             }
             point.thighGravity = thighFilter?.gravity ?? .unitZ
@@ -361,23 +365,12 @@ public struct MeasurementSession: Sendable {
         let leg = legMounting
         if thighFilter != nil, leg == nil { return nil }
         let points = trace[startIndex...]
-        let anchoring: RestAnchoredAngles.Anchoring
-        if calibration == nil, leg == nil {
-            anchoring = .estimatedTilts
-        } else {
-            let shankRegion = calibration == nil ? startGravity : nil
-            let thighRegion = leg != nil && thighCalibration?.sensor == nil ? thighStartGravity : nil
-            anchoring =
-                shankRegion == nil && thighRegion == nil
-                ? .everyStillPhase
-                : .nearStart(
-                    RestAnchoredAngles.AnchorRegion(
-                        shank: shankRegion, thigh: thighRegion, cosine: cosineOfReturnTolerance))
-        }
         var angles = RestAnchoredAngles(
             points: points, geometry: AngleGeometry(shank: mounting, leg: leg),
             minimumStillSeconds: parameters.stillAnchorSeconds, restTolerance: parameters.returnTolerance,
-            anchoring: anchoring)
+            uncalibrated: RestAnchoredAngles.UncalibratedFrames(
+                shank: calibration == nil ? leg?.shank ?? mounting : nil,
+                thigh: thighCalibration?.sensor == nil ? leg?.thigh : nil))
         // Without a mounting the start pose defines 0, unless two boards strapped alike measure
         // the knee itself.
         if knownMounting == nil, leg == nil || hingeAxes != nil, let start = angles.values.first {
@@ -463,6 +456,8 @@ struct TracePoint: Sendable {
     var thighGravity = Vector3.unitZ
     /// The calibrated thigh accelerometer, g, with a thigh sensor.
     var thighAcceleration = Vector3.zero
+    /// Like ``rotationRate``, for the thigh sensor.
+    var thighRotationRate = Vector3.zero
     /// Like ``isTurning``, for the thigh sensor.
     var thighIsTurning = false
 

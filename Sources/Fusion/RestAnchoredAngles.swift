@@ -7,7 +7,8 @@
 /// - where the gyro says the leg is not turning for at least `minimumStillSeconds` (a *still phase*),
 ///   the inclination is the accelerometer's, averaged over a short centred window: with no rotation
 ///   and no movement it measures gravity alone (with a thigh sensor, both gyros must say so, and the
-///   angle is that of both averaged accelerometers);
+///   angle is that of both averaged accelerometers); an uncalibrated accelerometer is taken less the
+///   tilt its errors are estimated to give it in that pose (see ``UncalibratedFrames``);
 /// - in between, the filter's angle minus its error, which is known at the still phases on either
 ///   side and interpolated linearly in time between them (before the first and after the last still
 ///   phase, held).
@@ -32,44 +33,25 @@ struct RestAnchoredAngles {
     /// 200 Hz, where the MPU-6050's noise averages to about 0.03°.
     static let averagingHalfWidth = 0.25
 
-    /// Which still phases anchor the angle, and how far their accelerometer is trusted.
-    enum Anchoring {
-        /// Every still phase, the accelerometer taken as it is: the sensors are calibrated.
-        case everyStillPhase
-        /// Every still phase, less the tilt its uncalibrated accelerometer's errors are estimated to
-        /// give it there (``AccelerometerPoseErrors``): one uncalibrated sensor.
-        case estimatedTilts
-        /// Only the still phases within the region, the accelerometer taken as it is: with a thigh
-        /// sensor, whose accelerometer barely turns in a session and so cannot have its errors
-        /// estimated, an uncalibrated accelerometer's offsets tilt each pose differently; between
-        /// two poses far apart the gyro's measured turn is then the better difference, so such a
-        /// sensor is anchored only near the start pose, where the offset's tilt is the start's own.
-        case nearStart(AnchorRegion)
-    }
-
-    /// The poses near the start where an uncalibrated accelerometer's offsets tilt it as at the
-    /// start: each uncalibrated sensor's start direction (unit) and the cosine of the cone's
-    /// half-angle.
-    struct AnchorRegion {
-        /// The shank sensor's, when it is uncalibrated.
-        var shank: Vector3?
-        /// The thigh sensor's, when the angle uses it and it is uncalibrated.
-        var thigh: Vector3?
-        var cosine: Double
+    /// The sagittal frames in which uncalibrated accelerometers' tilts are estimated
+    /// (``AccelerometerPoseErrors``), each the ``Mounting`` the angle reads that sensor under; `nil`
+    /// for a calibrated sensor, or none, whose accelerometer is taken as it is.
+    struct UncalibratedFrames {
+        var shank: Mounting?
+        var thigh: Mounting?
     }
 
     /// - Parameters:
-    ///   - anchoring: which still phases are anchors (see ``Anchoring``). ``Anchoring/estimatedTilts``
-    ///     needs the one-sensor geometry.
+    ///   - uncalibrated: the sensors whose accelerometers' tilts are estimated, pose by pose, from
+    ///     the session itself. A thigh that barely turns in a session leaves its tilt to the prior,
+    ///     about nil; it is then the same in every pose, and the knee angles carry it as a constant.
     ///   - restTolerance: degrees from the start pose within which a still phase is a rest.
     init(
         points: ArraySlice<TracePoint>, geometry: AngleGeometry, minimumStillSeconds: Double,
-        restTolerance: Double, anchoring: Anchoring
+        restTolerance: Double, uncalibrated: UncalibratedFrames
     ) {
         let filterAngles = MeasurementSession.filterAngles(points, geometry: geometry)
         let base = points.startIndex
-        // Each still phase with the running sums of its accelerometer, for the centred averages; the
-        // last sum is the whole phase's, which places it in or out of the anchor region.
         let runs = Self.stillRuns(points, minimumSeconds: minimumStillSeconds)
         func isRest(_ run: Range<Int>) -> Bool {
             guard let start = filterAngles.first else { return false }
@@ -80,32 +62,29 @@ struct RestAnchoredAngles {
             return max(largest, abs(Self.steadyTurnRate(phase, geometry: geometry) ?? 0))
         }
         var anchors = runs.map { run in
-            var prefix = [Vector3](repeating: .zero, count: run.count + 1)
-            var thighPrefix = [Vector3](repeating: .zero, count: run.count + 1)
-            for (k, index) in run.enumerated() {
-                prefix[k + 1] = prefix[k] + points[base + index].acceleration
-                thighPrefix[k + 1] = thighPrefix[k] + points[base + index].thighAcceleration
+            var anchor = Anchor(run: run, prefix: [.zero], thighPrefix: [.zero])
+            for index in run {
+                anchor.prefix.append(anchor.prefix[anchor.prefix.count - 1] + points[base + index].acceleration)
+                anchor.thighPrefix.append(
+                    anchor.thighPrefix[anchor.thighPrefix.count - 1] + points[base + index].thighAcceleration)
             }
-            return (run: run, prefix: prefix, thighPrefix: thighPrefix, tilt: 0.0)
+            return anchor
         }
-        switch anchoring {
-        case .everyStillPhase:
-            break
-        case .estimatedTilts:
-            anchors = anchors.filter {
-                AccelerometerPoseErrors.isPlaceable($0.prefix[$0.run.count], mounting: geometry.shank)
-            }
-            let tilts = Self.accelerometerTilts(points, anchors.map { ($0.run, $0.prefix) }, geometry.shank)
-            for (index, tilt) in (tilts ?? []).enumerated() { anchors[index].tilt = tilt }
-        case .nearStart(let anchorRegion):
-            anchors = anchors.filter { anchor in
-                func within(_ sum: Vector3, _ axis: Vector3) -> Bool {
-                    guard let direction = sum.normalized else { return false }
-                    return direction.dot(axis) >= anchorRegion.cosine
-                }
-                let count = anchor.run.count
-                return anchorRegion.shank.map { within(anchor.prefix[count], $0) } ?? true
-                    && anchorRegion.thigh.map { within(anchor.thighPrefix[count], $0) } ?? true
+        let sensors = [
+            (uncalibrated.shank, \Anchor.prefix, \TracePoint.rotationRate, \Anchor.shankTurn),
+            (uncalibrated.thigh, \Anchor.thighPrefix, \TracePoint.thighRotationRate, \Anchor.thighTurn),
+        ]
+        for (frame, prefix, _, _) in sensors {
+            guard let frame else { continue }
+            anchors = anchors.filter { AccelerometerPoseErrors.isPlaceable($0[keyPath: prefix].last!, mounting: frame) }
+        }
+        for (frame, prefix, rate, turn) in sensors {
+            guard let frame,
+                let tilts = Self.accelerometerTilts(points, anchors.map { ($0.run, $0[keyPath: prefix]) }, frame, rate)
+            else { continue }
+            // A turn by +α about the hinge lowers the sagittal angle by α.
+            for (index, tilt) in tilts.enumerated() {
+                anchors[index][keyPath: turn] = frame.hingeAxis * (tilt * Double.pi / 180)
             }
         }
         guard !anchors.isEmpty else {
@@ -114,7 +93,8 @@ struct RestAnchoredAngles {
         }
         // The filter's error at each point of a still phase.
         var errors = [Double](repeating: .nan, count: filterAngles.count)
-        for (run, prefix, thighPrefix, tilt) in anchors {
+        for anchor in anchors {
+            let run = anchor.run, prefix = anchor.prefix, thighPrefix = anchor.thighPrefix
             var low = 0, high = 0
             var wanderLow = Double.infinity, wanderHigh = -Double.infinity
             // The wander, as the turn, leaves out the leg coming to rest and setting off again.
@@ -126,10 +106,9 @@ struct RestAnchoredAngles {
                 while high + 1 < run.count,
                     points[base + run.lowerBound + high + 1].time <= time + Self.averagingHalfWidth
                 { high += 1 }
-                let measured =
-                    geometry.angle(
-                        shank: prefix[high + 1] - prefix[low], thigh: thighPrefix[high + 1] - thighPrefix[low])
-                    - tilt
+                let measured = geometry.angle(
+                    shank: (prefix[high + 1] - prefix[low]).rotated(by: anchor.shankTurn),
+                    thigh: (thighPrefix[high + 1] - thighPrefix[low]).rotated(by: anchor.thighTurn))
                 // The same turn as the filter's unwrapped angle.
                 let difference = AngleUnwrapper.halfTurn(measured - filterAngles[index])
                 errors[index] = -difference
@@ -170,6 +149,19 @@ struct RestAnchoredAngles {
             for gap in gapStart..<filterAngles.count { corrected[gap] = filterAngles[gap] - previous.error }
         }
         values = corrected
+    }
+
+    /// A still phase that anchors the angle.
+    private struct Anchor {
+        var run: Range<Int>
+        /// Running sums of each accelerometer over the phase, for the centred averages; the last is
+        /// the whole phase's.
+        var prefix: [Vector3]
+        var thighPrefix: [Vector3]
+        /// The rotations about each sensor's hinge that take its estimated tilt out of its
+        /// accelerometer; zero for a calibrated sensor.
+        var shankTurn = Vector3.zero
+        var thighTurn = Vector3.zero
     }
 
     /// Seconds left out at the start of a still phase for its wander and turn: a leg let fall from
@@ -255,17 +247,18 @@ struct RestAnchoredAngles {
         return largest
     }
 
-    /// Each still phase's estimated accelerometer tilt (degrees), from its averaged accelerometer
-    /// and the gyro's turn about the hinge integrated from the first point.
+    /// Each still phase's estimated accelerometer tilt (degrees) for one sensor, from its averaged
+    /// accelerometer and its gyro's turn about the hinge integrated from the first point.
     private static func accelerometerTilts(
-        _ points: ArraySlice<TracePoint>, _ phases: [(run: Range<Int>, prefix: [Vector3])], _ mounting: Mounting
+        _ points: ArraySlice<TracePoint>, _ phases: [(run: Range<Int>, prefix: [Vector3])], _ mounting: Mounting,
+        _ rate: KeyPath<TracePoint, Vector3>
     ) -> [Double]? {
         var gyroAngles = [Double](repeating: 0, count: points.count)
         var previous: TracePoint?
         for (offset, point) in points.enumerated() {
             // A gyro sample is the mean rate over the interval it ends; about the hinge the
             // sagittal angle turns at exactly that rate.
-            let turn = previous.map { point.rotationRate.dot(mounting.hingeAxis) * (point.time - $0.time) } ?? 0
+            let turn = previous.map { point[keyPath: rate].dot(mounting.hingeAxis) * (point.time - $0.time) } ?? 0
             gyroAngles[offset] = (offset > 0 ? gyroAngles[offset - 1] : 0) + turn
             previous = point
         }
