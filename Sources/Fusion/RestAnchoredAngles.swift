@@ -63,6 +63,8 @@ struct RestAnchoredAngles {
         }
         var anchors = runs.map { run in
             var anchor = Anchor(run: run, prefix: [.zero], thighPrefix: [.zero])
+            anchor.prefix.reserveCapacity(run.count + 1)
+            anchor.thighPrefix.reserveCapacity(run.count + 1)
             for index in run {
                 anchor.prefix.append(anchor.prefix[anchor.prefix.count - 1] + points[base + index].acceleration)
                 anchor.thighPrefix.append(
