@@ -20,7 +20,8 @@ public struct FusionParameters: Hashable, Sendable, Codable {
     public var restFilterTimeConstant: Double = 0.5
 
     /// Largest deviation of the gyro from its low-passed value still counted as rest, °/s. The
-    /// MPU-6050's gyro noise is 0.05 °/s rms; a resting leg's tremor stays well under 1 °/s.
+    /// MPU-6050's gyro noise is 0.05 °/s rms; a resting leg's tremor, 1 °/s rms or less, peaks beyond
+    /// it and is told apart by ``restTremorTimeConstant``.
     public var restGyroThreshold: Double = 2
 
     /// Largest deviation of the accelerometer from its low-passed value still counted as rest, g
@@ -31,6 +32,18 @@ public struct FusionParameters: Hashable, Sendable, Codable {
     /// at rest: longer than a pause at the turn of a movement, short enough for the still phases the
     /// patient is asked for.
     public var restMinimumDuration: Double = 1.5
+
+    /// Time constant (seconds) of the low-pass over which a peak beyond the rest thresholds is a
+    /// tremor's (see ``RestDetector``): a first-order low-pass over 0.05 s passes 47 % of a 6 Hz
+    /// tremor and 37 % of an 8 Hz one, so a tremor of 1 °/s rms (peaks of 3 °/s) stays near 1 °/s,
+    /// while a steady deviation of 3 °/s, the slowest a movement leaves the threshold at, crosses
+    /// 2 °/s within 0.055 s.
+    public var restTremorTimeConstant: Double = 0.05
+
+    /// How many times the rest thresholds a tremor's peak may reach: 6 °/s is six standard deviations
+    /// of a tremor of 1 °/s rms, and a knee extension, tens of °/s within 0.1–0.2 s, passes it within
+    /// a few hundredths of a second of passing 2 °/s.
+    public var restTremorPeakFactor: Double = 3
 
     /// Standard deviation (°/s) of the gyro bias before anything is known of it but a calibration: the
     /// temperature drift a calibration leaves (datasheet: up to about 0.16 °/s per °C).

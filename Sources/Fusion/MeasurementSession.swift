@@ -140,6 +140,7 @@ public struct MeasurementSession: Sendable {
     /// Both sensors at rest (the shank's alone without a thigh sensor).
     private var isAtRest: Bool { filter.isAtRest && (thighFilter?.isAtRest ?? true) }
     private var isStill: Bool { filter.restDetector.isStill && (thighFilter?.restDetector.isStill ?? true) }
+    private var isMoving: Bool { filter.restDetector.isMoving || (thighFilter?.restDetector.isMoving ?? false) }
 
     // Tilt tests against precomputed cosines: no trigonometry per sample. They follow the shank:
     // a thigh swaying by a few degrees stays far inside them, as it does without a thigh sensor.
@@ -222,7 +223,7 @@ public struct MeasurementSession: Sendable {
                 startGravity = filter.gravity
                 thighStartGravity = point.thighGravity
                 startIndex = trace.count - 1
-            } else {
+            } else if isMoving {
                 flags.insert(.movedAtStart)
             }
             if isAtRest {

@@ -117,6 +117,22 @@ struct MeasurementSessionTests {
         #expect(abs(result.range - 80) < 2)
     }
 
+    @Test(arguments: [UInt64(1), 2, 3])
+    func aTremblingLegIsNoMovementAtTheStart(seed: UInt64) throws {
+        // A tremor of 0.018° rms at 6–10 Hz, 0.9 °/s of gyro, peaks beyond the rest detector's 2 °/s:
+        // the start is no movement, and the unknown bias is still measured at the rest before the
+        // extension. Its first peak restarts the rest, up to 1.3 s in (two of its sinusoids beat), so
+        // the leg waits 4 s, as a patient waits for the signal to go.
+        var random = SplitMix64(seed: seed)
+        var motion = KneeMotion.kneeExtension(peak: 80, still: 4)
+        motion.tremor = KneeMotion.tremor(rms: 0.018, random: &random)
+        var imu = imu(motion, seed: seed, mounting: Vector3(0.4, 0.2, -0.3))
+        imu.gyroBias = Vector3(1.5, -2, 0.8)
+        let result = try #require(measure(imu.samples(until: imu.motion.duration + 3)).result())
+        #expect(!result.flags.contains(.movedAtStart))
+        #expect(abs(result.range - 80) < 1)
+    }
+
     @Test func gyroSaturationIsFlagged() throws {
         var imu = imu(.kneeExtension(peak: 90, rise: 0.2, fall: 0.3))
         imu.gyroFullScale = 500

@@ -12,18 +12,35 @@ struct KneeMotion {
     /// A slow sway of the whole leg from the thigh rocking, added to the keyframes: amplitude
     /// (degrees) and period (seconds).
     var sway: (amplitude: Double, period: Double) = (0, 1)
+    /// Sinusoids of amplitude (degrees), frequency (Hz) and phase (rad).
+    typealias Tremor = [(amplitude: Double, frequency: Double, phase: Double)]
+    /// A physiological tremor added to the keyframes.
+    var tremor: Tremor = []
 
     var duration: Double { keyframes.last?.time ?? 0 }
 
+    /// A tremor of `rms` degrees of four equal sinusoids at 6–10 Hz, the band of a relaxed leg's.
+    static func tremor(rms: Double, random: inout SplitMix64) -> Tremor {
+        // Four sinusoids of amplitude a have an rms of a·√2.
+        let amplitude = rms / 2.0.squareRoot()
+        return (0..<4).map { _ in
+            (amplitude, Double.random(in: 6...10, using: &random), Double.random(in: 0..<2 * Double.pi, using: &random))
+        }
+    }
+
     /// Angle (rad), rate (rad/s), angular acceleration (rad/s²) at `time`.
     func state(at time: Double) -> (angle: Double, rate: Double, acceleration: Double) {
-        let knee = kneeState(at: time)
-        let omega = 2 * Double.pi / sway.period
-        let amplitude = sway.amplitude * Double.pi / 180
-        return (
-            knee.angle + amplitude * sin(omega * time), knee.rate + amplitude * omega * cos(omega * time),
-            knee.acceleration - amplitude * omega * omega * sin(omega * time)
-        )
+        var (angle, rate, acceleration) = kneeState(at: time)
+        for (degrees, omega, phase) in [(sway.amplitude, 2 * Double.pi / sway.period, 0.0)]
+            + tremor.map({ ($0.amplitude, 2 * Double.pi * $0.frequency, $0.phase) })
+        {
+            let amplitude = degrees * Double.pi / 180
+            let sine = sin(omega * time + phase)
+            angle += amplitude * sine
+            rate += amplitude * omega * cos(omega * time + phase)
+            acceleration -= amplitude * omega * omega * sine
+        }
+        return (angle, rate, acceleration)
     }
 
     private func kneeState(at time: Double) -> (angle: Double, rate: Double, acceleration: Double) {
