@@ -215,6 +215,8 @@ public struct MeasurementSession: Sendable {
         // and every sample counts as turning, yet a still leg turns by nothing in a gap.
         if interval > Self.gapFactor * shortestInterval, !(isStill && wasStill) { flags.insert(.samplesLost) }
         wasStill = isStill
+        point.isResting = isStill
+        point.measuredRotationRate = sample.rotationRate
         trace.append(point)
 
         switch phase {
@@ -389,7 +391,15 @@ public struct MeasurementSession: Sendable {
         if result.range < parameters.motionThreshold {
             result.flags.insert(.noMovement)
         }
-        if angles.largestRestWander > parameters.maximumStillWander
+        // With a thigh sensor the knee angle does not depend on the thigh; with one sensor the
+        // thigh's turn under a resting leg is the shank's, which its gyro measures too.
+        let gyroWander =
+            leg != nil
+            ? 0
+            : RestSway.largestWander(points, hinge: mounting.hingeAxis) {
+                points[points.startIndex + $0].gravity.dot(startGravity) >= cosineOfReturnTolerance
+            }
+        if max(angles.largestRestWander, gyroWander) > parameters.maximumStillWander
             || angles.largestRestTurnRate > parameters.maximumStillTurnRate
         {
             result.flags.insert(.unsteady)
@@ -461,6 +471,12 @@ struct TracePoint: Sendable {
     var thighRotationRate = Vector3.zero
     /// Like ``isTurning``, for the thigh sensor.
     var thighIsTurning = false
+
+    /// Whether the rest detectors called the sensors still.
+    var isResting = false
+    /// The calibrated gyro as measured, °/s: at rest the filter's bias estimate follows a slow turn
+    /// of the whole leg, which ``rotationRate`` then no longer shows.
+    var measuredRotationRate = Vector3.zero
 
     /// Whether either sensor was turning: a still phase needs both still.
     var isEitherTurning: Bool { isTurning || thighIsTurning }

@@ -23,11 +23,12 @@ public struct SessionParameters: Hashable, Sendable, Codable {
     /// the instant a movement turns, which lasts milliseconds.
     public var stillAnchorSeconds: Double = 0.3
 
-    /// Largest change of inclination (degrees) within one rest (a still phase near the start pose)
-    /// before the result is flagged unsteady. A still leg's averaged accelerometer moves by
-    /// hundredths of a degree and a resting
-    /// leg's tremor stays well under half a degree; a thigh rocking or drifting by a degree or more
-    /// turns the shank by more and leaves the start or finish uncertain.
+    /// Largest change of inclination (degrees) within one rest (a still phase near the start pose,
+    /// by the accelerometer; or anything the rest detector called rest there, by the gyro, see
+    /// ``RestSway``) before the result is flagged unsteady. A still leg's averaged accelerometer
+    /// moves by hundredths of a degree and a resting leg's tremor stays well under half a degree; a
+    /// thigh rocking or drifting by a degree or more turns the shank by more and leaves the start or
+    /// finish uncertain.
     public var maximumStillWander: Double = 0.75
 
     /// Largest turn (°/s) of the inclination within one rest before the result is flagged unsteady.
