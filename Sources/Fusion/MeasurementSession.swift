@@ -391,15 +391,7 @@ public struct MeasurementSession: Sendable {
         if result.range < parameters.motionThreshold {
             result.flags.insert(.noMovement)
         }
-        // With a thigh sensor the knee angle does not depend on the thigh; with one sensor the
-        // thigh's turn under a resting leg is the shank's, which its gyro measures too.
-        let gyroWander =
-            leg != nil
-            ? 0
-            : RestSway.largestWander(points, hinge: mounting.hingeAxis) {
-                points[points.startIndex + $0].gravity.dot(startGravity) >= cosineOfReturnTolerance
-            }
-        if max(angles.largestRestWander, gyroWander) > parameters.maximumStillWander
+        if angles.largestRestWander > parameters.maximumStillWander
             || angles.largestRestTurnRate > parameters.maximumStillTurnRate
         {
             result.flags.insert(.unsteady)

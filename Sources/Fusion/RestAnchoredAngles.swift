@@ -20,7 +20,9 @@ struct RestAnchoredAngles {
     ///
     /// A rest is a still phase near the start pose (the start, between the arc's steps, the finish),
     /// where the leg hangs relaxed. A held extension or flexion is not one: a weak leg held up sags
-    /// by a degree or more, which is the knee's own turn, not the thigh's.
+    /// by a degree or more, which is the knee's own turn, not the thigh's. The change is the
+    /// accelerometer's; with one sensor, also the gyro's over all the rest detector called rest
+    /// there (``RestSway``). With a thigh sensor the knee angle does not depend on the thigh.
     private(set) var largestRestWander = 0.0
 
     /// The largest steady turn (°/s) of the accelerometer's inclination within one rest, where it
@@ -60,6 +62,10 @@ struct RestAnchoredAngles {
         largestRestTurnRate = runs.filter(isRest).reduce(0) { largest, run in
             let phase = points[(base + run.lowerBound)..<(base + run.upperBound)]
             return max(largest, abs(Self.steadyTurnRate(phase, geometry: geometry) ?? 0))
+        }
+        if geometry.leg == nil {
+            let rests = Self.stillRuns(points, minimumSeconds: 0) { $0.isResting }.filter(isRest)
+            largestRestWander = RestSway.largestWander(points, rests: rests, hinge: geometry.shank.hingeAxis)
         }
         var anchors = runs.map { run in
             var anchor = Anchor(run: run, prefix: [.zero], thighPrefix: [.zero])
@@ -276,8 +282,11 @@ struct RestAnchoredAngles {
     }
 
     /// The index ranges (relative to the slice's start) where the leg did not turn for at least
-    /// `minimumSeconds`.
-    static func stillRuns(_ points: ArraySlice<TracePoint>, minimumSeconds: Double) -> [Range<Int>] {
+    /// `minimumSeconds`: by default by the gyros' rates, or by what `isStill` says of each point.
+    static func stillRuns(
+        _ points: ArraySlice<TracePoint>, minimumSeconds: Double,
+        isStill: (TracePoint) -> Bool = { !$0.isEitherTurning }
+    ) -> [Range<Int>] {
         var runs: [Range<Int>] = []
         var start: Int?
         let base = points.startIndex
@@ -287,7 +296,7 @@ struct RestAnchoredAngles {
             start = nil
         }
         for (offset, point) in points.enumerated() {
-            if point.isEitherTurning { close(offset) } else if start == nil { start = offset }
+            if !isStill(point) { close(offset) } else if start == nil { start = offset }
         }
         close(points.count)
         return runs

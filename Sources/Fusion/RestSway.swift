@@ -13,37 +13,24 @@ enum RestSway {
     /// The shortest rest judged, seconds: a sway shows over a rest, not over an instant.
     static let minimumSeconds = 0.5
 
-    /// The largest turn (degrees, largest less smallest) within any rest of the points: a run of
-    /// samples the rest detector called still, whose middle `isRest` accepts, without its first
-    /// ``RestAnchoredAngles/comingToRestSeconds`` (a let-fall leg's pendulum settling; not at the
-    /// first point, where the leg has been resting for the start pose) and last
+    /// The largest turn (degrees, largest less smallest) within any of the rests (index ranges of
+    /// samples the rest detector called still, relative to the slice's start), each without its
+    /// first ``RestAnchoredAngles/comingToRestSeconds`` (a let-fall leg's pendulum settling; not at
+    /// the first point, where the leg has been resting for the start pose) and last
     /// ``RestAnchoredAngles/settingOffSeconds``. 0 when no rest is long enough.
-    static func largestWander(
-        _ points: ArraySlice<TracePoint>, hinge: Vector3, isRest: (Int) -> Bool
-    ) -> Double {
+    static func largestWander(_ points: ArraySlice<TracePoint>, rests runs: [Range<Int>], hinge: Vector3) -> Double {
         // Each rest's interior: its times and turn rates about the hinge.
-        var rests: [(times: [Double], rates: [Double])] = []
         let base = points.startIndex
-        func take(_ run: Range<Int>) {
+        let rests = runs.compactMap { run -> (times: [Double], rates: [Double])? in
             let first = points[base + run.lowerBound].time, last = points[base + run.upperBound - 1].time
             let from = run.lowerBound == 0 ? first : first + RestAnchoredAngles.comingToRestSeconds
             let to = last - RestAnchoredAngles.settingOffSeconds
-            guard to - from >= minimumSeconds, isRest((run.lowerBound + run.upperBound) / 2) else { return }
+            guard to - from >= minimumSeconds else { return nil }
             let interior = points[(base + run.lowerBound)..<(base + run.upperBound)].filter {
                 $0.time >= from && $0.time <= to
             }
-            rests.append((interior.map(\.time), interior.map { $0.measuredRotationRate.dot(hinge) }))
+            return (interior.map(\.time), interior.map { $0.measuredRotationRate.dot(hinge) })
         }
-        var start: Int?
-        for (offset, point) in points.enumerated() {
-            if point.isResting {
-                if start == nil { start = offset }
-            } else if let first = start {
-                take(first..<offset)
-                start = nil
-            }
-        }
-        if let first = start { take(first..<points.count) }
         let count = rests.reduce(0) { $0 + $1.rates.count }
         guard count > 0 else { return 0 }
         let bias = rests.reduce(0) { $0 + $1.rates.reduce(0, +) } / Double(count)
