@@ -131,7 +131,9 @@ public struct OrientationFilter: Sendable {
         previousTurn = turn
 
         let rotated = gyroOrientation.rotate(acceleration)
-        if restDetector.isStill {
+        // A tremor's peak that paused the run stays in its sums: a tremor averages to nothing only
+        // with its peaks. Should the peak turn out to be a movement, the run is dropped whole.
+        if restDetector.isStill || restDetector.isPaused {
             stillRun.add(rotationRate: rotationRate, acceleration: acceleration, interval: interval)
             let r = LowPassCoefficients.cached(&stillCoefficients, interval: interval) {
                 LowPassCoefficients(timeConstant: parameters.restFilterTimeConstant, interval: interval)

@@ -14,8 +14,10 @@
 /// and a movement ends a still run on its first sample beyond a threshold, so no sample of the
 /// movement enters the rest's average of the bias. A trembling leg's movement ends it at the latest
 /// where it passes three times the thresholds, 0.03 s into a knee extension that reaches 30 °/s in
-/// 0.15 s. The tremor's first peak restarts the run; the patient, waiting for the signal to go, waits
-/// the 1.5 s more.
+/// 0.15 s. The tremor's first peak pauses the run: its samples are not still, and when it ends as a
+/// tremor's peak the run goes on with their time counted, so the patient, waiting for the signal to
+/// go, does not wait 1.5 s more (a first rest of a few seconds would often not be confirmed before
+/// the leg moved). A peak that turns out to be a movement ends the run where the peak began.
 public struct RestDetector: Sendable {
     public let parameters: FusionParameters
     /// Low-passed gyro in °/s: during rest, the gyro bias.
@@ -41,6 +43,9 @@ public struct RestDetector: Sendable {
     /// Whether the samples beyond a threshold since the last one within both have all been a tremor's
     /// peak; nil while the samples are within the thresholds.
     private var peakIsTremor: Bool?
+    /// The still run's duration, with the peak's samples so far, while a first tremor's peak
+    /// interrupts it.
+    private var pausedStillDuration: Double?
 
     public init(parameters: FusionParameters) {
         self.parameters = parameters
@@ -48,6 +53,10 @@ public struct RestDetector: Sendable {
 
     /// Whether the sensor has been still for at least ``FusionParameters/restMinimumDuration``.
     public var isAtRest: Bool { stillDuration >= parameters.restMinimumDuration }
+
+    /// Whether the last sample belongs to a first tremor's peak that interrupted a still run: neither
+    /// still nor moving, and the run resumes if the peak ends as a tremor's.
+    public var isPaused: Bool { pausedStillDuration != nil }
 
     /// Feeds one sample.
     /// - Parameters:
@@ -87,7 +96,11 @@ public struct RestDetector: Sendable {
         let rotationSquared = rotationDeviation.lengthSquared
         let accelerationSquared = accelerationDeviation.lengthSquared
         if rotationSquared <= gyroLimit * gyroLimit && accelerationSquared <= accelerationLimit * accelerationLimit {
-            if peakIsTremor == true { isTrembling = true }
+            if peakIsTremor == true {
+                isTrembling = true
+                if let pausedStillDuration { stillDuration = pausedStillDuration }
+            }
+            pausedStillDuration = nil
             peakIsTremor = nil
             isStill = true
             isMoving = false
@@ -100,7 +113,13 @@ public struct RestDetector: Sendable {
                 && accelerationSquared <= peakAccelerationLimit * peakAccelerationLimit
                 && smoothedRotationDeviation.lengthSquared <= gyroLimit * gyroLimit
                 && smoothedAccelerationDeviation.lengthSquared <= accelerationLimit * accelerationLimit
+            if peakIsTremor == nil, isStill, !isTrembling, isTremor { pausedStillDuration = stillDuration }
             peakIsTremor = (peakIsTremor ?? true) && isTremor
+            if peakIsTremor == true, let paused = pausedStillDuration {
+                pausedStillDuration = paused + interval
+            } else {
+                pausedStillDuration = nil
+            }
             isStill = isTrembling && isTremor
             isMoving = !isTremor
             if !isStill { isTrembling = false }

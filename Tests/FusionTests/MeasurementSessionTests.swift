@@ -121,10 +121,10 @@ struct MeasurementSessionTests {
     func aTremblingLegIsNoMovementAtTheStart(seed: UInt64) throws {
         // A tremor of 0.018° rms at 6–10 Hz, 0.9 °/s of gyro, peaks beyond the rest detector's 2 °/s:
         // the start is no movement, and the unknown bias is still measured at the rest before the
-        // extension. Its first peak restarts the rest, up to 1.3 s in (two of its sinusoids beat), so
-        // the leg waits 4 s, as a patient waits for the signal to go.
+        // extension. Its first peak, up to 1.3 s in (two of its sinusoids beat), pauses the rest
+        // rather than restarting it, so a still start of 2.5 s is enough.
         var random = SplitMix64(seed: seed)
-        var motion = KneeMotion.kneeExtension(peak: 80, still: 4)
+        var motion = KneeMotion.kneeExtension(peak: 80, still: 2.5)
         motion.tremor = KneeMotion.tremor(rms: 0.018, random: &random)
         var imu = imu(motion, seed: seed, mounting: Vector3(0.4, 0.2, -0.3))
         imu.gyroBias = Vector3(1.5, -2, 0.8)
