@@ -97,6 +97,11 @@ public struct MeasurementSession: Sendable {
     private var thighStartGravity = Vector3.unitZ
     private var startIndex = 0
     private var startEstablished = false
+    /// The trace index from which the motion's rates enter ``scatter``.
+    private var scatterStart = 0
+    /// The trace indices at which each filter first knew its gyro bias.
+    private var shankBiasKnownAt: Int?
+    private var thighBiasKnownAt: Int?
     private var scatter = RotationScatter()
     /// Arc protocol: the extension step is done, the session follows the flexion.
     private var isFlexionStep = false
@@ -184,6 +189,7 @@ public struct MeasurementSession: Sendable {
         }
         noteSaturation(raw)
         filter.update(sample)
+        if shankBiasKnownAt == nil, filter.isBiasKnown { shankBiasKnownAt = trace.count }
         let threshold = filter.parameters.restGyroThreshold
         func turn(_ filter: OrientationFilter, _ sample: InertialSample) -> (rate: Vector3, isTurning: Bool) {
             let rate = sample.rotationRate - filter.gyroBias
@@ -198,6 +204,8 @@ public struct MeasurementSession: Sendable {
                 let thigh = thighCalibration?.corrected(rawThigh) ?? rawThigh
                 noteSaturation(rawThigh)
                 thighFilter?.update(thigh)
+                if thighBiasKnownAt == nil, thighFilter?.isBiasKnown == true { thighBiasKnownAt = trace.count }
+                point.thighSample = thigh
                 point.thighAcceleration = thigh.acceleration
                 if let thighTurn = thighFilter.map({ turn($0, thigh) }) {
                     point.thighRotationRate = thighTurn.rate
@@ -230,11 +238,13 @@ public struct MeasurementSession: Sendable {
             }
             if isAtRest {
                 startEstablished = true
+                scatterStart = trace.count - 1
                 phase = .ready
             } else if hasLeftStart {
                 // The leg left before it was ever at rest: measure from its last still pose.
                 flags.insert(.movedAtStart)
                 startEstablished = true
+                scatterStart = trace.count - 1
                 phase = .moving
             }
         case .ready:
@@ -308,6 +318,54 @@ public struct MeasurementSession: Sendable {
         case .returning, .finished: break
         }
         phase = .finished(reason)
+        if startEstablished { refuseWithLearntBiases() }
+    }
+
+    /// A sensor whose bias was unknown and first learnt after the start pose, because the leg moved
+    /// before its rest was confirmed: up to then its samples were fused with a bias that can be
+    /// 20 °/s off, 60° over a three-second extension. Its later rests measured the bias, so the
+    /// session fuses its samples again from the first, with that bias known, before the result is
+    /// computed. The decisions taken live (where the start pose was, when the leg had left and come
+    /// back) stand.
+    private mutating func refuseWithLearntBiases() {
+        let shankLate = shankBiasKnownAt.map { $0 > startIndex } ?? false
+        let thighLate = thighBiasKnownAt.map { $0 > startIndex } ?? false
+        guard shankLate || thighLate else { return }
+        func fresh(_ filter: OrientationFilter) -> OrientationFilter {
+            OrientationFilter(parameters: filter.parameters, gyroBias: filter.isBiasKnown ? filter.gyroBias : nil)
+        }
+        var shank = fresh(filter)
+        var thigh = thighFilter.map(fresh)
+        let threshold = filter.parameters.restGyroThreshold
+        func turn(_ filter: OrientationFilter, _ measured: Vector3) -> (rate: Vector3, isTurning: Bool) {
+            let rate = measured - filter.gyroBias
+            return (rate, !filter.isBiasKnown || rate.lengthSquared > threshold * threshold)
+        }
+        scatter = RotationScatter()
+        for index in trace.indices {
+            var point = trace[index]
+            shank.update(
+                InertialSample(
+                    time: point.time, acceleration: point.acceleration, rotationRate: point.measuredRotationRate))
+            point.gravity = shank.gravity
+            (point.rotationRate, point.isTurning) = turn(shank, point.measuredRotationRate)
+            if thigh != nil {
+                if let sample = point.thighSample {
+                    thigh?.update(sample)
+                    if let thigh { (point.thighRotationRate, point.thighIsTurning) = turn(thigh, sample.rotationRate) }
+                } else if index > 0 {
+                    point.thighRotationRate = trace[index - 1].thighRotationRate
+                    point.thighIsTurning = trace[index - 1].thighIsTurning
+                }
+                point.thighGravity = thigh?.gravity ?? .unitZ
+            }
+            if index >= scatterStart {
+                scatter.add(point.rotationRate, interval: index == 0 ? 0 : max(0, point.time - trace[index - 1].time))
+            }
+            trace[index] = point
+        }
+        startGravity = trace[startIndex].gravity
+        thighStartGravity = trace[startIndex].thighGravity
     }
 
     /// The shank's mounting used for the result: the known one, or the one estimated from the start
@@ -459,6 +517,8 @@ struct TracePoint: Sendable {
     var thighGravity = Vector3.unitZ
     /// The calibrated thigh accelerometer, g, with a thigh sensor.
     var thighAcceleration = Vector3.zero
+    /// The calibrated thigh sample as the thigh's filter took it; nil where the thigh sent none.
+    var thighSample: InertialSample?
     /// Like ``rotationRate``, for the thigh sensor.
     var thighRotationRate = Vector3.zero
     /// Like ``isTurning``, for the thigh sensor.

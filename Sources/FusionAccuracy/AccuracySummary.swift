@@ -12,9 +12,9 @@ public struct AccuracySummary: Sendable {
     public var timedOut: Int
     /// Trials with any quality flag.
     public var flagged: Int
-    /// The largest |range error| of a result without flags, degrees (0 when every result has one):
+    /// The largest |range error| of a result without flags, degrees (nil when every result has one):
     /// what a clinician reading only the clean results can be off by.
-    public var unflaggedErrorMaximum: Double
+    public var unflaggedErrorMaximum: Double?
     /// Trials whose guided calibration refused the simulated procedure (no measurement).
     public var calibrationRefused: Int
     public var lostSamples: Int
@@ -39,7 +39,7 @@ public struct AccuracySummary: Sendable {
         timedOut = outcomes.filter { $0.endReason == .timedOut }.count
         flagged = outcomes.filter { !($0.result?.flags.isEmpty ?? true) }.count
         unflaggedErrorMaximum =
-            outcomes.filter { $0.result?.flags.isEmpty ?? false }.map { abs($0.rangeError) }.max() ?? 0
+            outcomes.filter { $0.result?.flags.isEmpty ?? false }.map { abs($0.rangeError) }.max()
         calibrationRefused = outcomes.filter { $0.calibrationRefusal != nil }.count
         lostSamples = outcomes.reduce(0) { $0 + $1.lostSamples }
     }

@@ -105,7 +105,8 @@ public struct AccuracyTrial: Sendable {
             }
         }
         let rest = uniform(-5, 15, &random)
-        let movement = Self.movement(measurementProtocol, rest: rest, random: &random)
+        let movement = Self.movement(
+            measurementProtocol, rest: rest, leadIn: source.leadInSeconds, random: &random)
         let scenario = SimulationScenario(
             motion: MotionModel(movement: movement, mounting: mounting, thighMovement: source.thigh(random: &random)),
             errors: errors, seed: seed)
@@ -148,7 +149,8 @@ public struct AccuracyTrial: Sendable {
     /// step takes the shank 10…45° past vertical (knee flexion 100…135°), and at least 15° back from
     /// the rest, enough to leave the start pose.
     static func movement(
-        _ measurementProtocol: MeasurementProtocol, rest: Double, random: inout SplitMix64
+        _ measurementProtocol: MeasurementProtocol, rest: Double, leadIn: ClosedRange<Double> = 2...3,
+        random: inout SplitMix64
     ) -> MotionModel.Movement {
         switch measurementProtocol {
         case .extension:
@@ -156,8 +158,8 @@ public struct AccuracyTrial: Sendable {
                 KneeExtension(
                     restDegrees: rest, peakDegrees: uniform(45, 110, &random),
                     peakSpeedDegreesPerSecond: uniform(45, 200, &random), holdSeconds: uniform(0.5, 2.5, &random),
-                    returnDegrees: rest + uniform(-3, 3, &random), leadInSeconds: uniform(2, 3, &random),
-                    leadOutSeconds: 4.5))
+                    returnDegrees: rest + uniform(-3, 3, &random),
+                    leadInSeconds: uniform(leadIn.lowerBound, leadIn.upperBound, &random), leadOutSeconds: 4.5))
         case .arc:
             return .kneeArc(
                 KneeArc(
@@ -165,7 +167,8 @@ public struct AccuracyTrial: Sendable {
                     returnDegrees: rest + uniform(-3, 3, &random),
                     flexionDegrees: min(-uniform(10, 45, &random), rest - 15),
                     peakSpeedDegreesPerSecond: uniform(45, 200, &random), holdSeconds: uniform(0.5, 2.5, &random),
-                    leadInSeconds: uniform(2, 3, &random), pauseSeconds: uniform(4, 5, &random), leadOutSeconds: 4.5))
+                    leadInSeconds: uniform(leadIn.lowerBound, leadIn.upperBound, &random),
+                    pauseSeconds: uniform(4, 5, &random), leadOutSeconds: 4.5))
         }
     }
 

@@ -33,6 +33,10 @@ public enum ErrorSource: String, CaseIterable, Sendable {
     /// A part as it comes, without calibration in mind: accelerometer offsets of 5–30 mg and
     /// sensitivities within ±1.5 % on both sensors.
     case typicalPart = "5–30 mg, ±1.5 % scale"
+    /// Every sensor and host error with the thigh still, and a patient who starts 0.5…1.2 s into
+    /// the session, before the start's rest can be confirmed: an uncalibrated gyro's bias is then
+    /// known only from the hold or the final rest.
+    case earlyStart = "all but thigh, early go"
 
     /// The sensor's errors for a trial drawn from `seed`; each source keeps its part of the
     /// datasheet draw of that seed, so rows of one seed share the device.
@@ -56,7 +60,7 @@ public enum ErrorSource: String, CaseIterable, Sendable {
             errors.gyroOffsetDPS = datasheet.gyroOffsetDPS
             errors.gyroOffsetDriftPerCelsius = datasheet.gyroOffsetDriftPerCelsius
         case .clockError: errors.sampleClockError = datasheet.sampleClockError
-        case .all, .allButThigh:
+        case .all, .allButThigh, .earlyStart:
             let temperature = errors.temperature
             errors = datasheet
             errors.temperature = temperature
@@ -87,6 +91,10 @@ public enum ErrorSource: String, CaseIterable, Sendable {
     }
 
     var load: AccuracyTrial.HostLoad {
-        self == .hostJitter || self == .all || self == .allButThigh ? .loaded : .idle
+        self == .hostJitter || self == .all || self == .allButThigh || self == .earlyStart ? .loaded : .idle
     }
+
+    /// Seconds the leg rests before it moves: 2…3 s, the still start the session asks for, but for
+    /// ``earlyStart``.
+    var leadInSeconds: ClosedRange<Double> { self == .earlyStart ? 0.5...1.2 : 2...3 }
 }

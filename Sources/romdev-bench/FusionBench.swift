@@ -137,7 +137,7 @@ enum FusionBench {
                 "   \(pad(source.rawValue, 25)) \(calibrated ? "cal." : "raw ")  \(f(s.rangeErrorMedian))° \(f(s.rangeError95))° "
                     + "\(f(s.rangeErrorMaximum))°  \(f(s.gravityRMSE))°        \(pad("\(s.returned)/\(s.trials)", 8)) "
                     + "\(pad("\(s.timedOut)", 9)) \(pad("\(s.flagged)", 7)) \(pad("\(s.calibrationRefused)", 7)) "
-                    + "\(pad("\(s.lostSamples)", 5)) \(f(s.unflaggedErrorMaximum))°"
+                    + "\(pad("\(s.lostSamples)", 5)) \(s.unflaggedErrorMaximum.map { "\(f($0))°" } ?? "    –")"
             )
         } catch {
             print("   \(source.rawValue): simulation failed: \(error)")

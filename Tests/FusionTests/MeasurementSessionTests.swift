@@ -118,6 +118,22 @@ struct MeasurementSessionTests {
     }
 
     @Test(arguments: [UInt64(1), 2, 3])
+    func aLegThatMovesBeforeItsBiasIsKnownIsMeasuredWithTheBiasItsLaterRestsGive(seed: UInt64) throws {
+        // An uncalibrated gyro reading 15 °/s at rest, and a leg that extends 0.8 s after the start,
+        // before a rest could measure that bias: the live filter turns by the bias over the whole
+        // motion. The hold and the final rest measure it, and the session fuses its samples again
+        // with it: the result keeps its flag and loses the bias's tens of degrees.
+        var motion = KneeMotion.kneeExtension(peak: 80, still: 0.8, hold: 2)
+        motion.keyframes.append((motion.duration + 2.5, 0))
+        var imu = imu(motion, seed: seed, mounting: Vector3(0.3, -0.2, 0.1))
+        imu.gyroBias = Vector3(9, -10, 6)
+        let session = measure(imu.samples(until: imu.motion.duration))
+        let result = try #require(session.result())
+        #expect(result.flags.contains(.movedAtStart))
+        #expect(abs(result.range - 80) < 1.5)
+    }
+
+    @Test(arguments: [UInt64(1), 2, 3])
     func aTremblingLegIsNoMovementAtTheStart(seed: UInt64) throws {
         // A tremor of 0.018° rms at 6–10 Hz, 0.9 °/s of gyro, peaks beyond the rest detector's 2 °/s:
         // the start is no movement, and the unknown bias is still measured at the rest before the
