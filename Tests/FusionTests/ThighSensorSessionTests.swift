@@ -92,6 +92,25 @@ struct ThighSensorSessionTests {
         }
     }
 
+    /// Both gyros uncalibrated, reading 10–15 °/s at rest, the thigh shifting by 5° from 0.3 s to
+    /// 1.8 s and the knee extending 0.8 s in, before either bias could be measured: the session
+    /// fuses both sensors' samples again with the biases the hold measured, and the knee angles
+    /// come out right, flagged moved-at-start.
+    @Test(arguments: [UInt64(1), 2, 3])
+    func anEarlyStartIsMeasuredWithTheBiasesBothSensorsLearntLater(seed: UInt64) throws {
+        let knee = KneeMotion(keyframes: [(0.8, 0), (2.3, 80), (4.3, 80), (5.8, 0), (9, 0)])
+        let thigh = KneeMotion(keyframes: [(0.3, 0), (1.8, 5), (9, 5)])
+        var leg = leg(knee, thigh: thigh, seed: seed)
+        leg.thighMounting = leg.shankMounting
+        leg.gyroBiases = (Vector3(9, -10, 6), Vector3(-8, 7, 11))
+        let session = measure(leg.samples())
+        let result = try #require(session.result())
+        let truth = truth(leg, session)
+        #expect(result.flags.contains(.movedAtStart))
+        #expect(abs(result.kneeExtension - truth.extension) < 1, "\(result.kneeExtension) vs \(truth.extension)")
+        #expect(abs(result.kneeFlexion - truth.flexion) < 1, "\(result.kneeFlexion) vs \(truth.flexion)")
+    }
+
     /// Lying on the back, the heel sliding toward the buttock: the thigh rises by half the knee's
     /// flexion, far from anything a seated patient's thigh does, and the knee angles stay right.
     @Test func heelSlidesLyingOnTheBackAreMeasured() throws {

@@ -26,6 +26,8 @@ struct SyntheticLeg {
     var thighLeverArm = 0.25
     var gyroNoise = 0.05
     var accelerationNoise = 0.003
+    /// Each gyro's zero-rate output, °/s.
+    var gyroBiases = (shank: Vector3.zero, thigh: Vector3.zero)
     var seed: UInt64 = 1
 
     var duration: Double { max(knee.duration, thigh.duration) }
@@ -74,16 +76,20 @@ struct SyntheticLeg {
             let shankZ: Double = s * acceleration + c * rate * rate
             let shankLinear = alongThigh(thighLength) + Vector3(shankX, 0, shankZ) * shankLeverArm
             let thighLinear = alongThigh(thighLeverArm)
-            func reading(linear: Vector3, angle: Double, rate: Double, mounting: Vector3) -> InertialSample {
+            func reading(
+                linear: Vector3, angle: Double, rate: Double, mounting: Vector3, bias: Vector3
+            ) -> InertialSample {
                 let force = (linear / 9.80665 + .unitZ).rotated(by: Vector3.unitY * angle)
                 let gyro = Vector3.unitY * (-rate * 180 / Double.pi)
                 return InertialSample(
                     time: time,
                     acceleration: force.rotated(by: mounting) + rng.gaussianVector(sigma: accelerationNoise),
-                    rotationRate: gyro.rotated(by: mounting) + rng.gaussianVector(sigma: gyroNoise))
+                    rotationRate: gyro.rotated(by: mounting) + bias + rng.gaussianVector(sigma: gyroNoise))
             }
-            let shank = reading(linear: shankLinear, angle: theta, rate: rate, mounting: shankMounting)
-            let thigh = reading(linear: thighLinear, angle: phi.angle, rate: phi.rate, mounting: thighMounting)
+            let shank = reading(
+                linear: shankLinear, angle: theta, rate: rate, mounting: shankMounting, bias: gyroBiases.shank)
+            let thigh = reading(
+                linear: thighLinear, angle: phi.angle, rate: phi.rate, mounting: thighMounting, bias: gyroBiases.thigh)
             return (shank, thigh)
         }
     }
