@@ -26,6 +26,10 @@ enum AccelerometerPoseErrors {
         var gyroAngle: Double
         /// Middle of the pose, seconds.
         var time: Double
+        /// Whether the gyro's turn from the previous pose has all its samples. Across lost samples
+        /// during a movement the turn is interpolated, several degrees off at a fast one's peak, so
+        /// it says nothing of the errors and only the accelerometer places the two poses.
+        var isTurnComplete = true
     }
 
     /// Spread of each accelerometer offset component, g: a typical part's 5–30 mg on each axis (an RMS
@@ -98,7 +102,7 @@ enum AccelerometerPoseErrors {
             inclinations.append(mounting.sagittalAngle(gravity: pose.acceleration))
             observe(Self.row(up, up), magnitude - 1, sigma: magnitudeSigma)
         }
-        for i in poses.indices.dropFirst() {
+        for i in poses.indices.dropFirst() where poses[i].isTurnComplete {
             let gyroTurn = (poses[i].gyroAngle - poses[i - 1].gyroAngle) / degrees
             let accelerometerTurn = AngleUnwrapper.halfTurn(inclinations[i] - inclinations[i - 1]) / degrees
             var row = zip(tilts[i], tilts[i - 1]).map { $0 - $1 }

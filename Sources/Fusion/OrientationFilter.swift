@@ -46,6 +46,10 @@ public struct OrientationFilter: Sendable {
     private var pendingTime = 0.0
     /// The last sample's angle increment (radians, sensor frame), for the coning correction.
     private var previousTurn = Vector3.zero
+    /// The last sample's gyro, °/s, and the shortest interval between samples so far (the sensor's
+    /// period), for ``GyroIntegration`` across lost samples.
+    private var previousRotationRate: Vector3?
+    private var shortestInterval = Double.infinity
     /// The samples since the sensor became still: a slow turn that passes for rest shows in how the
     /// accelerometer's direction moves across them.
     private var stillRun = StillRun()
@@ -116,10 +120,21 @@ public struct OrientationFilter: Sendable {
             }
             return
         }
-        let c = LowPassCoefficients.cached(&coefficients, interval: interval) {
-            LowPassCoefficients(timeConstant: parameters.accelerometerTimeConstant, interval: interval)
+        shortestInterval = min(shortestInterval, interval)
+        // Samples were lost (a FIFO overflow, a dropped row) when the interval spans several of the
+        // sensor's periods. The low-passes then step once per period over the gap, holding this
+        // sample: a second-order filter whose coefficients change for one step is knocked out of
+        // its state and rings for seconds after (tens of degrees after a gap of 0.15 s).
+        let isGap = GyroIntegration.isGap(interval: interval, period: shortestInterval)
+        let period = isGap ? shortestInterval : interval
+        let steps = isGap ? max(1, Int((interval / period).rounded())) : 1
+        let c = LowPassCoefficients.cached(&coefficients, interval: period) {
+            LowPassCoefficients(timeConstant: parameters.accelerometerTimeConstant, interval: period)
         }
-        let turn = (rotationRate - gyroBias) * (interval * Double.pi / 180)
+        let integrated = GyroIntegration.turn(
+            rotationRate, previous: previousRotationRate, interval: interval, period: shortestInterval)
+        let turn = (integrated - gyroBias * interval) * (Double.pi / 180)
+        previousRotationRate = rotationRate
         // A gyro sample is the mean rate over the interval it ends, so `turn` is the interval's
         // angle increment. When the axis of rotation moves, successive increments do not commute,
         // and a rate that changes linearly across two intervals turns the sensor by the increment
@@ -135,10 +150,10 @@ public struct OrientationFilter: Sendable {
         // with its peaks. Should the peak turn out to be a movement, the run is dropped whole.
         if restDetector.isStill || restDetector.isPaused {
             stillRun.add(rotationRate: rotationRate, acceleration: acceleration, interval: interval)
-            let r = LowPassCoefficients.cached(&stillCoefficients, interval: interval) {
-                LowPassCoefficients(timeConstant: parameters.restFilterTimeConstant, interval: interval)
+            let r = LowPassCoefficients.cached(&stillCoefficients, interval: period) {
+                LowPassCoefficients(timeConstant: parameters.restFilterTimeConstant, interval: period)
             }
-            _ = stillLowPass.update(rotated, r)
+            for _ in 0..<steps { _ = stillLowPass.update(rotated, r) }
         } else {
             stillRun.removeAll()
             stillLowPass = LowPassFilter()
@@ -153,6 +168,7 @@ public struct OrientationFilter: Sendable {
             inertial = stillLowPass.value
             accelerationLowPass.reset(to: inertial, c)
         } else {
+            for _ in 1..<steps { _ = accelerationLowPass.update(rotated, c) }
             inertial = accelerationLowPass.update(rotated, c)
         }
         // The inclination correction turns the low-passed acceleration onto the vertical, so the

@@ -262,21 +262,31 @@ struct RestAnchoredAngles {
         _ rate: KeyPath<TracePoint, Vector3>
     ) -> [Double]? {
         var gyroAngles = [Double](repeating: 0, count: points.count)
+        // How many gaps (lost samples) lie before each point: across one the gyro's turn is a guess.
+        var gapsBefore = [Int](repeating: 0, count: points.count)
+        let period = zip(points.dropFirst(), points).map { $0.time - $1.time }.filter { $0 > 0 }.min() ?? 0
         var previous: TracePoint?
         for (offset, point) in points.enumerated() {
             // A gyro sample is the mean rate over the interval it ends; about the hinge the
             // sagittal angle turns at exactly that rate.
-            let turn = previous.map { point[keyPath: rate].dot(mounting.hingeAxis) * (point.time - $0.time) } ?? 0
-            gyroAngles[offset] = (offset > 0 ? gyroAngles[offset - 1] : 0) + turn
+            let interval = previous.map { point.time - $0.time } ?? 0
+            gyroAngles[offset] =
+                (offset > 0 ? gyroAngles[offset - 1] : 0) + point[keyPath: rate].dot(mounting.hingeAxis) * interval
+            let isGap = GyroIntegration.isGap(interval: interval, period: period)
+            gapsBefore[offset] = (offset > 0 ? gapsBefore[offset - 1] : 0) + (isGap ? 1 : 0)
             previous = point
         }
         let base = points.startIndex
-        let poses = phases.map { run, prefix in
+        let poses = phases.indices.map { index in
+            let (run, prefix) = phases[index]
             let count = Double(run.count)
+            let isTurnComplete =
+                index == 0 || gapsBefore[run.upperBound - 1] == gapsBefore[phases[index - 1].run.lowerBound]
             return AccelerometerPoseErrors.Pose(
                 acceleration: prefix[run.count] * (1 / count),
                 gyroAngle: gyroAngles[run].reduce(0, +) / count,
-                time: (points[base + run.lowerBound].time + points[base + run.upperBound - 1].time) / 2)
+                time: (points[base + run.lowerBound].time + points[base + run.upperBound - 1].time) / 2,
+                isTurnComplete: isTurnComplete)
         }
         return AccelerometerPoseErrors.estimate(poses, mounting: mounting)
     }

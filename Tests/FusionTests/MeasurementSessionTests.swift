@@ -118,6 +118,24 @@ struct MeasurementSessionTests {
     }
 
     @Test(arguments: [UInt64(1), 2, 3])
+    func samplesLostWhileTheLegAcceleratesAreIntegratedAcross(seed: UInt64) throws {
+        // 30 samples (0.15 s) lost 0.12 s into a fast extension, where it slows toward the hold,
+        // uncalibrated: flagged, and the range is still right. The gyro's turn across the gap, a
+        // guess, no longer enters the estimate of the accelerometer's tilts, which only the
+        // accelerometer then places: it was 6.6° off with the turn interpolated across the gap, 23°
+        // with the rate after the gap held over it.
+        var imu = imu(.kneeExtension(peak: 55, rise: 0.3, hold: 0.6), seed: seed, mounting: Vector3(0.3, 0.2, -0.4))
+        imu.gyroBias = Vector3(4, -6, 3)
+        let start = imu.motion.keyframes[0].time
+        let samples = imu.samples(until: imu.motion.duration + 3).filter {
+            !($0.time > start + 0.12 && $0.time <= start + 0.27)
+        }
+        let result = try #require(measure(samples).result())
+        #expect(result.flags.contains(.samplesLost))
+        #expect(abs(result.range - 55) < 1)
+    }
+
+    @Test(arguments: [UInt64(1), 2, 3])
     func aLegThatMovesBeforeItsBiasIsKnownIsMeasuredWithTheBiasItsLaterRestsGive(seed: UInt64) throws {
         // An uncalibrated gyro reading 15 °/s at rest, and a leg that extends 0.8 s after the start,
         // before a rest could measure that bias: the live filter turns by the bias over the whole
