@@ -6,9 +6,11 @@
 /// sample's rate for the whole gap instead would turn a leg accelerating at 1000 °/s² by a further
 /// 11° over 0.15 s.
 enum GyroIntegration {
-    /// How many sensor periods an interval must span to hold lost samples: a sensor stamps its
-    /// samples on its own clock, so its intervals vary by far less than half a period.
-    static let gapFactor = 1.5
+    /// How many sample periods an interval must span to hold lost samples. The sensor stamps its
+    /// samples on its own clock, so the host's timing never stretches an interval; a recording
+    /// stamped by a host may vary by a period or so, and a single lost sample, which doubles the
+    /// interval, costs the plain integral little.
+    static let gapFactor = 2.5
 
     /// Whether `interval` holds lost samples of a sensor sampling every `period` seconds.
     static func isGap(interval: Double, period: Double) -> Bool { interval > gapFactor * period }

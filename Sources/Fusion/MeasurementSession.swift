@@ -85,10 +85,6 @@ public struct MeasurementSession: Sendable {
     /// Whether the previous sample was still (see ``isStill``).
     private var wasStill = false
 
-    /// How many sample periods an interval may span before samples count as missing. The sensor
-    /// stamps its samples on its own clock, so the host's timing never stretches an interval; a
-    /// recording's rate may vary a little, a lost sample doubles it.
-    static let gapFactor = 2.5
     private var returnTime = 0.0
     /// Whether the leg has been farther from the start pose than the return tolerance: only then can
     /// coming back within it be a return.
@@ -221,7 +217,9 @@ public struct MeasurementSession: Sendable {
         if interval > 0 { shortestInterval = min(shortestInterval, interval) }
         // The rest detector's stillness, not `isTurning`: before the first rest the bias is unknown
         // and every sample counts as turning, yet a still leg turns by nothing in a gap.
-        if interval > Self.gapFactor * shortestInterval, !(isStill && wasStill) { flags.insert(.samplesLost) }
+        if GyroIntegration.isGap(interval: interval, period: shortestInterval), !(isStill && wasStill) {
+            flags.insert(.samplesLost)
+        }
         wasStill = isStill
         point.isResting = isStill
         point.measuredRotationRate = sample.rotationRate
