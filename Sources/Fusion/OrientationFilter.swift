@@ -183,7 +183,10 @@ public struct OrientationFilter: Sendable {
         gravity = up
         isInitialised = true
         pendingTime += interval
-        if pendingTime >= Self.biasInterval || (isAtRest && !isBiasKnown) {
+        // Within half a sensor period of the interval: in floating point a sum of ten 5 ms intervals
+        // falls on either side of 0.05 s, and the update would come after 10 or 11 samples by turns,
+        // switching the bias low-passes' coefficients back and forth.
+        if pendingTime >= Self.biasInterval - shortestInterval / 2 || (isAtRest && !isBiasKnown) {
             guard let levelling = Quaternion.levelling(inclinationCorrection.rotate(inertial)) else { return }
             inclinationCorrection = (levelling * inclinationCorrection).renormalized
             gyroOrientation = gyroOrientation.renormalized
