@@ -79,12 +79,8 @@ public struct MeasurementSession: Sendable {
     private let cosineOfMotionThreshold: Double
     private let cosineOfReturnTolerance: Double
     private var firstTime: Double?
-    /// The shortest interval between samples so far: the sensor's sample period, against which a
-    /// gap shows.
-    private var shortestInterval = Double.infinity
     /// Whether the previous sample was still (see ``isStill``).
     private var wasStill = false
-
     private var returnTime = 0.0
     /// Whether the leg has been farther from the start pose than the return tolerance: only then can
     /// coming back within it be a return.
@@ -184,45 +180,18 @@ public struct MeasurementSession: Sendable {
             if raw.rotationRate.maximumMagnitude >= parameters.gyroSaturationThreshold { flags.insert(.gyroSaturated) }
         }
         noteSaturation(raw)
-        filter.update(sample)
+        let thigh = thighFilter == nil ? nil : rawThigh.map { thighCalibration?.corrected($0) ?? $0 }
+        if let rawThigh, thigh != nil { noteSaturation(rawThigh) }
+        var point = Self.fuse(sample, thigh: thigh, shank: &filter, thighFilter: &thighFilter, previous: trace.last)
         if shankBiasKnownAt == nil, filter.isBiasKnown { shankBiasKnownAt = trace.count }
-        let threshold = filter.parameters.restGyroThreshold
-        func turn(_ filter: OrientationFilter, _ sample: InertialSample) -> (rate: Vector3, isTurning: Bool) {
-            let rate = sample.rotationRate - filter.gyroBias
-            return (rate, !filter.isBiasKnown || rate.lengthSquared > threshold * threshold)
-        }
-        let (rate, isTurning) = turn(filter, sample)
-        var point = TracePoint(
-            time: sample.time, gravity: filter.gravity, acceleration: sample.acceleration, rotationRate: rate,
-            isTurning: isTurning)
-        if thighFilter != nil {
-            if let rawThigh {
-                let thigh = thighCalibration?.corrected(rawThigh) ?? rawThigh
-                noteSaturation(rawThigh)
-                thighFilter?.update(thigh)
-                if thighBiasKnownAt == nil, thighFilter?.isBiasKnown == true { thighBiasKnownAt = trace.count }
-                point.thighSample = thigh
-                point.thighAcceleration = thigh.acceleration
-                if let thighTurn = thighFilter.map({ turn($0, thigh) }) {
-                    point.thighRotationRate = thighTurn.rate
-                    point.thighIsTurning = thighTurn.isTurning
-                }
-            } else if let last = trace.last {
-                point.thighAcceleration = last.thighAcceleration
-                point.thighRotationRate = last.thighRotationRate
-                point.thighIsTurning = last.thighIsTurning
-            }
-            point.thighGravity = thighFilter?.gravity ?? .unitZ
-        }
-        if interval > 0 { shortestInterval = min(shortestInterval, interval) }
+        if thighBiasKnownAt == nil, thighFilter?.isBiasKnown == true { thighBiasKnownAt = trace.count }
         // The rest detector's stillness, not `isTurning`: before the first rest the bias is unknown
         // and every sample counts as turning, yet a still leg turns by nothing in a gap.
-        if GyroIntegration.isGap(interval: interval, period: shortestInterval), !(isStill && wasStill) {
+        if GyroIntegration.isGap(interval: interval, period: filter.shortestInterval), !(isStill && wasStill) {
             flags.insert(.samplesLost)
         }
         wasStill = isStill
         point.isResting = isStill
-        point.measuredRotationRate = sample.rotationRate
         trace.append(point)
 
         switch phase {
@@ -277,7 +246,7 @@ public struct MeasurementSession: Sendable {
             break
         }
         if startEstablished {
-            scatter.add(rate, interval: interval)
+            scatter.add(point.rotationRate, interval: interval)
         }
         if !isFinished, let firstTime, sample.time - firstTime >= parameters.timeout {
             finish(.timedOut)
@@ -334,29 +303,15 @@ public struct MeasurementSession: Sendable {
         }
         var shank = fresh(filter)
         var thigh = thighFilter.map(fresh)
-        let threshold = filter.parameters.restGyroThreshold
-        func turn(_ filter: OrientationFilter, _ measured: Vector3) -> (rate: Vector3, isTurning: Bool) {
-            let rate = measured - filter.gyroBias
-            return (rate, !filter.isBiasKnown || rate.lengthSquared > threshold * threshold)
-        }
         scatter = RotationScatter()
         for index in trace.indices {
-            var point = trace[index]
-            shank.update(
-                InertialSample(
-                    time: point.time, acceleration: point.acceleration, rotationRate: point.measuredRotationRate))
-            point.gravity = shank.gravity
-            (point.rotationRate, point.isTurning) = turn(shank, point.measuredRotationRate)
-            if thigh != nil {
-                if let sample = point.thighSample {
-                    thigh?.update(sample)
-                    if let thigh { (point.thighRotationRate, point.thighIsTurning) = turn(thigh, sample.rotationRate) }
-                } else if index > 0 {
-                    point.thighRotationRate = trace[index - 1].thighRotationRate
-                    point.thighIsTurning = trace[index - 1].thighIsTurning
-                }
-                point.thighGravity = thigh?.gravity ?? .unitZ
-            }
+            let sample = InertialSample(
+                time: trace[index].time, acceleration: trace[index].acceleration,
+                rotationRate: trace[index].measuredRotationRate)
+            var point = Self.fuse(
+                sample, thigh: trace[index].thighSample, shank: &shank, thighFilter: &thigh,
+                previous: index > 0 ? trace[index - 1] : nil)
+            point.isResting = trace[index].isResting
             if index >= scatterStart {
                 scatter.add(point.rotationRate, interval: index == 0 ? 0 : max(0, point.time - trace[index - 1].time))
             }
@@ -364,6 +319,42 @@ public struct MeasurementSession: Sendable {
         }
         startGravity = trace[startIndex].gravity
         thighStartGravity = trace[startIndex].thighGravity
+    }
+
+    /// Feeds one calibrated shank sample, and the thigh's when it sent one, to the filters and returns
+    /// the sample's fusion state (all but ``TracePoint/isResting``). Without a thigh sample the thigh
+    /// stays where `previous` left it.
+    private static func fuse(
+        _ sample: InertialSample, thigh: InertialSample?, shank: inout OrientationFilter,
+        thighFilter: inout OrientationFilter?, previous: TracePoint?
+    ) -> TracePoint {
+        func turn(_ filter: OrientationFilter, _ measured: Vector3) -> (rate: Vector3, isTurning: Bool) {
+            let rate = measured - filter.gyroBias
+            let threshold = filter.parameters.restGyroThreshold
+            return (rate, !filter.isBiasKnown || rate.lengthSquared > threshold * threshold)
+        }
+        shank.update(sample)
+        let (rate, isTurning) = turn(shank, sample.rotationRate)
+        var point = TracePoint(
+            time: sample.time, gravity: shank.gravity, acceleration: sample.acceleration, rotationRate: rate,
+            isTurning: isTurning)
+        point.measuredRotationRate = sample.rotationRate
+        guard thighFilter != nil else { return point }
+        if let thigh {
+            thighFilter?.update(thigh)
+            point.thighSample = thigh
+            point.thighAcceleration = thigh.acceleration
+            if let thighTurn = thighFilter.map({ turn($0, thigh.rotationRate) }) {
+                point.thighRotationRate = thighTurn.rate
+                point.thighIsTurning = thighTurn.isTurning
+            }
+        } else if let previous {
+            point.thighAcceleration = previous.thighAcceleration
+            point.thighRotationRate = previous.thighRotationRate
+            point.thighIsTurning = previous.thighIsTurning
+        }
+        point.thighGravity = thighFilter?.gravity ?? .unitZ
+        return point
     }
 
     /// The shank's mounting used for the result: the known one, or the one estimated from the start

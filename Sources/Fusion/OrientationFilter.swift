@@ -46,10 +46,11 @@ public struct OrientationFilter: Sendable {
     private var pendingTime = 0.0
     /// The last sample's angle increment (radians, sensor frame), for the coning correction.
     private var previousTurn = Vector3.zero
-    /// The last sample's gyro, °/s, and the shortest interval between samples so far (the sensor's
-    /// period), for ``GyroIntegration`` across lost samples.
+    /// The last sample's gyro, °/s, for ``GyroIntegration`` across lost samples.
     private var previousRotationRate: Vector3?
-    private var shortestInterval = Double.infinity
+    /// The shortest interval between samples so far, seconds: the sensor's period, against which a
+    /// gap of lost samples shows.
+    private(set) var shortestInterval = Double.infinity
     /// The samples since the sensor became still: a slow turn that passes for rest shows in how the
     /// accelerometer's direction moves across them.
     private var stillRun = StillRun()
