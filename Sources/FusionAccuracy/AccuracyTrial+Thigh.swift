@@ -37,7 +37,8 @@ extension AccuracyTrial {
             }
         }
         let rest = uniform(-5, 15, &random)
-        let movement = Self.movement(measurementProtocol, rest: rest, random: &random)
+        let movement = Self.movement(
+            measurementProtocol, rest: rest, leadIn: source.leadInSeconds, random: &random)
         let leg = MotionModel(
             movement: movement, mounting: mounting, thighMovement: ErrorSource.thighMotion.thigh(random: &random))
         var knee = leg

@@ -145,11 +145,11 @@ public struct AccuracyTrial: Sendable {
             motionSquaredError: squaredError, motionSamples: motionSamples, samples: samples, lostSamples: lost)
     }
 
-    /// What the patient does: an extension from `rest` (peak 45…110°), or the arc, whose flexion
-    /// step takes the shank 10…45° past vertical (knee flexion 100…135°), and at least 15° back from
-    /// the rest, enough to leave the start pose.
+    /// What the patient does after resting for `leadIn` seconds: an extension from `rest` (peak
+    /// 45…110°), or the arc, whose flexion step takes the shank 10…45° past vertical (knee flexion
+    /// 100…135°), and at least 15° back from the rest, enough to leave the start pose.
     static func movement(
-        _ measurementProtocol: MeasurementProtocol, rest: Double, leadIn: ClosedRange<Double> = 2...3,
+        _ measurementProtocol: MeasurementProtocol, rest: Double, leadIn: ClosedRange<Double>,
         random: inout SplitMix64
     ) -> MotionModel.Movement {
         switch measurementProtocol {
