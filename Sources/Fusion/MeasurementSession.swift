@@ -439,6 +439,7 @@ public struct MeasurementSession: Sendable {
             result.flags.insert(.noMovement)
         }
         if angles.largestRestWander > parameters.maximumStillWander
+            || restSway(angles, hinge: mounting.hingeAxis) > parameters.maximumStillWander
             || angles.largestRestTurnRate > parameters.maximumStillTurnRate
         {
             result.flags.insert(.unsteady)
@@ -451,6 +452,26 @@ public struct MeasurementSession: Sendable {
             result.flags.insert(.implausible)
         }
         return result
+    }
+
+    /// The gyro's largest turn within a rest (``RestSway``), the start's rest judged whole: the still
+    /// samples before the start pose was confirmed are where the patient was asked to hold still,
+    /// and a thigh that swayed there, though the rest detector took the slow turn for rest, moved.
+    private func restSway(_ angles: RestAnchoredAngles, hinge: Vector3) -> Double {
+        var restStart = startIndex
+        if angles.restingRuns.first?.lowerBound == 0 {
+            while restStart > 0, trace[restStart - 1].isResting { restStart -= 1 }
+            // A leg that came to rest after the first sample may have swung into it: that settling
+            // is left out as in every other rest, though never the start pose itself.
+            if restStart > 0 {
+                let settled = trace[restStart].time + RestAnchoredAngles.comingToRestSeconds
+                while restStart < startIndex, trace[restStart].time < settled { restStart += 1 }
+            }
+        }
+        let lead = startIndex - restStart
+        var rests = angles.restingRuns.map { ($0.lowerBound + lead)..<($0.upperBound + lead) }
+        if lead > 0 { rests[0] = 0..<rests[0].upperBound }
+        return RestSway.largestWander(trace[restStart...], rests: rests, hinge: hinge)
     }
 
     /// Whether the rests visibly contradict the seated assumption of the knee angles: the leg was at

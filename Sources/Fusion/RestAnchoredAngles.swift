@@ -21,9 +21,14 @@ struct RestAnchoredAngles {
     /// A rest is a still phase near the start pose (the start, between the arc's steps, the finish),
     /// where the leg hangs relaxed. A held extension or flexion is not one: a weak leg held up sags
     /// by a degree or more, which is the knee's own turn, not the thigh's. The change is the
-    /// accelerometer's; with one sensor, also the gyro's over all the rest detector called rest
-    /// there (``RestSway``). With a thigh sensor the knee angle does not depend on the thigh.
+    /// accelerometer's; with one sensor the session also judges the gyro's over ``restingRuns``
+    /// (``RestSway``). With a thigh sensor the knee angle does not depend on the thigh.
     private(set) var largestRestWander = 0.0
+
+    /// With one sensor, the runs of points the rest detector called rest near the start pose
+    /// (relative to the slice's start), in which the session judges the gyro's turn; empty with a
+    /// thigh sensor.
+    private(set) var restingRuns: [Range<Int>] = []
 
     /// The largest steady turn (°/s) of the accelerometer's inclination within one rest, where it
     /// stood clear of the noise; 0 when none did. With the leg hanging still on a still thigh the
@@ -64,8 +69,7 @@ struct RestAnchoredAngles {
             return max(largest, abs(Self.steadyTurnRate(phase, geometry: geometry) ?? 0))
         }
         if geometry.leg == nil {
-            let rests = Self.stillRuns(points, minimumSeconds: 0) { $0.isResting }.filter(isRest)
-            largestRestWander = RestSway.largestWander(points, rests: rests, hinge: geometry.shank.hingeAxis)
+            restingRuns = Self.stillRuns(points, minimumSeconds: 0) { $0.isResting }.filter(isRest)
         }
         var anchors = runs.map { run in
             var anchor = Anchor(run: run, prefix: [.zero], thighPrefix: [.zero])

@@ -44,9 +44,8 @@ struct AccuracyTests {
         #expect(summary.flagged >= 6)
     }
 
-    /// A patient shifting on the chair, the thigh swaying ±2…3°: every session is flagged (99 and
-    /// 97 of 100 in the bench, calibrated and not, and those left unflagged are within 0.25° and
-    /// 0.61°).
+    /// A patient shifting on the chair, the thigh swaying ±2…3°: every session is flagged (100 and
+    /// 98 of 100 in the bench, calibrated and not; the two left unflagged are within 0.61°).
     @Test func aShiftingThighIsFlagged() throws {
         let outcomes = try (1...UInt64(8)).map {
             try AccuracyTrial(seed: $0, source: .largeThighMotion, calibrated: true).run()

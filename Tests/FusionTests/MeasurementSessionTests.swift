@@ -275,6 +275,22 @@ struct MeasurementSessionTests {
         #expect(result.flags == .unsteady)
     }
 
+    @Test func aThighThatMovedBeforeTheStartWasConfirmedIsFlagged() throws {
+        // The thigh lifts the hanging leg by 1.5° over the first 1.5 s, at up to 1.6 °/s: slow
+        // enough to pass for rest, which is confirmed only at its end. The session's own points
+        // begin there, still ever after; the turn is in the rest before them.
+        let motion = KneeMotion(keyframes: [
+            (0, 0), (1.5, 1.5), (4, 1.5), (5.5, 71.5), (6.5, 71.5), (8, 1.5), (11, 1.5),
+        ])
+        var imu = imu(motion)
+        imu.gyroBias = Vector3(0.5, -3, 1)
+        let session = measure(imu.samples(until: motion.duration + 3))
+        let result = try #require(session.result())
+        #expect(session.phase == .finished(.returned))
+        #expect(abs(result.range - 70) < 1)
+        #expect(result.flags == .unsteady)
+    }
+
     @Test func aHeldLegSaggingIsNoThighMotion() throws {
         // A weak leg held up sinks by 2° over the 2 s hold: the knee's own turn, not the thigh's.
         let motion = KneeMotion(keyframes: [(2.5, 0), (4, 70), (6, 68), (7.5, 0), (10, 0)])
