@@ -89,6 +89,9 @@ public struct MeasurementSession: Sendable {
     private var thighStartGravity = Vector3.unitZ
     private var startIndex = 0
     private var startEstablished = false
+    /// When the rest that confirmed the start pose began, by the shank's rest detector (which counts
+    /// a tremor's peaks in it); `nil` when the leg left before a rest was confirmed.
+    private var startRestTime: Double?
     /// The trace index from which the motion's rates enter ``scatter``.
     private var scatterStart = 0
     /// The trace indices at which each filter first knew its gyro bias.
@@ -206,6 +209,7 @@ public struct MeasurementSession: Sendable {
             if isAtRest {
                 startEstablished = true
                 scatterStart = trace.count - 1
+                startRestTime = sample.time - filter.restDetector.stillDuration
                 phase = .ready
             } else if hasLeftStart {
                 // The leg left before it was ever at rest: measure from its last still pose.
@@ -454,19 +458,16 @@ public struct MeasurementSession: Sendable {
         return result
     }
 
-    /// The gyro's largest turn within a rest (``RestSway``), the start's rest judged whole: the still
-    /// samples before the start pose was confirmed are where the patient was asked to hold still,
-    /// and a thigh that swayed there, though the rest detector took the slow turn for rest, moved.
+    /// The gyro's largest turn within a rest (``RestSway``), the start's rest judged whole: the rest
+    /// that confirmed the start pose began 1.5 s or more before it, where the patient was already
+    /// asked to hold still, and a thigh that swayed there slowly enough to pass for rest moved.
     private func restSway(_ angles: RestAnchoredAngles, hinge: Vector3) -> Double {
         var restStart = startIndex
-        if angles.restingRuns.first?.lowerBound == 0 {
-            while restStart > 0, trace[restStart - 1].isResting { restStart -= 1 }
+        if angles.restingRuns.first?.lowerBound == 0, var from = startRestTime, let firstTime {
             // A leg that came to rest after the first sample may have swung into it: that settling
             // is left out as in every other rest, though never the start pose itself.
-            if restStart > 0 {
-                let settled = trace[restStart].time + RestAnchoredAngles.comingToRestSeconds
-                while restStart < startIndex, trace[restStart].time < settled { restStart += 1 }
-            }
+            if from > firstTime { from += RestAnchoredAngles.comingToRestSeconds }
+            while restStart > 0, trace[restStart - 1].time >= from { restStart -= 1 }
         }
         let lead = startIndex - restStart
         var rests = angles.restingRuns.map { ($0.lowerBound + lead)..<($0.upperBound + lead) }
