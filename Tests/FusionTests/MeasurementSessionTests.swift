@@ -291,6 +291,23 @@ struct MeasurementSessionTests {
         #expect(result.flags == .unsteady)
     }
 
+    /// The same lift under a trembling leg: the tremor's first peaks pause the rest detector's run,
+    /// which goes on with them, so the start's rest still begins where the lift does.
+    @Test(arguments: [UInt64(1), 2, 3, 4])
+    func aThighThatMovedBeforeTheStartUnderATremblingLegIsFlagged(seed: UInt64) throws {
+        var random = SplitMix64(seed: seed)
+        var motion = KneeMotion(keyframes: [
+            (0, 0), (1.5, 1.5), (4, 1.5), (5.5, 71.5), (6.5, 71.5), (8, 1.5), (11, 1.5),
+        ])
+        motion.tremor = KneeMotion.tremor(rms: 0.012, random: &random)
+        var imu = imu(motion, seed: seed)
+        imu.gyroBias = Vector3(0.5, -3, 1)
+        let session = measure(imu.samples(until: motion.duration + 3))
+        let result = try #require(session.result())
+        #expect(session.phase == .finished(.returned))
+        #expect(result.flags == .unsteady)
+    }
+
     @Test func aHeldLegSaggingIsNoThighMotion() throws {
         // A weak leg held up sinks by 2° over the 2 s hold: the knee's own turn, not the thigh's.
         let motion = KneeMotion(keyframes: [(2.5, 0), (4, 70), (6, 68), (7.5, 0), (10, 0)])
