@@ -443,7 +443,7 @@ public struct MeasurementSession: Sendable {
             result.flags.insert(.noMovement)
         }
         if angles.largestRestWander > parameters.maximumStillWander
-            || restSway(angles, hinge: mounting.hingeAxis) > parameters.maximumStillWander
+            || isRestUnsteady(angles, geometry: AngleGeometry(shank: mounting, leg: leg))
             || angles.largestRestTurnRate > parameters.maximumStillTurnRate
         {
             result.flags.insert(.unsteady)
@@ -458,10 +458,12 @@ public struct MeasurementSession: Sendable {
         return result
     }
 
-    /// The gyro's largest turn within a rest (``RestSway``), the start's rest judged whole: the rest
-    /// that confirmed the start pose began 1.5 s or more before it, where the patient was already
-    /// asked to hold still, and a thigh that swayed there slowly enough to pass for rest moved.
-    private func restSway(_ angles: RestAnchoredAngles, hinge: Vector3) -> Double {
+    /// Whether the leg turned within a rest though the rest detector took it for resting: by the
+    /// gyro (``RestSway``) over every rest, and by the accelerometer's steady turn over the start's
+    /// rest judged whole. The rest that confirmed the start pose began 1.5 s or more before it,
+    /// where the patient was already asked to hold still, and a thigh that swayed there slowly
+    /// enough to pass for rest moved.
+    private func isRestUnsteady(_ angles: RestAnchoredAngles, geometry: AngleGeometry) -> Bool {
         var restStart = startIndex
         if angles.restingRuns.first?.lowerBound == 0, var from = startRestTime, let firstTime {
             // A leg that came to rest after the first sample may have swung into it: that settling
@@ -472,7 +474,15 @@ public struct MeasurementSession: Sendable {
         let lead = startIndex - restStart
         var rests = angles.restingRuns.map { ($0.lowerBound + lead)..<($0.upperBound + lead) }
         if lead > 0 { rests[0] = 0..<rests[0].upperBound }
-        return RestSway.largestWander(trace[restStart...], rests: rests, hinge: hinge)
+        if RestSway.largestWander(trace[restStart...], rests: rests, hinge: geometry.shank.hingeAxis)
+            > parameters.maximumStillWander
+        {
+            return true
+        }
+        guard lead > 0, let first = rests.first else { return false }
+        let turn = RestAnchoredAngles.steadyTurnRate(
+            trace[(restStart + first.lowerBound)..<(restStart + first.upperBound)], geometry: geometry)
+        return abs(turn ?? 0) > parameters.maximumStillTurnRate
     }
 
     /// Whether the rests visibly contradict the seated assumption of the knee angles: the leg was at

@@ -308,6 +308,21 @@ struct MeasurementSessionTests {
         #expect(result.flags == .unsteady)
     }
 
+    @Test func aThighSlidingThroughAShortStartRestIsFlaggedByTheAccelerometer() throws {
+        // The thigh lifts the hanging leg by 1° over the 2.5 s before the extension, at up to
+        // 0.63 °/s, then is still. The start is confirmed 1 s before the leg sets off, too late
+        // for a still phase of its own, and the gyro's turn, less its mean over every rest, stays
+        // under 0.75°. The accelerometer's inclination turns steadily through the whole rest.
+        let motion = KneeMotion(keyframes: [(0, 0), (2.5, 1), (4, 71), (5, 71), (6.5, 1), (9.5, 1)])
+        var imu = imu(motion)
+        imu.gyroBias = Vector3(0.5, -3, 1)
+        let session = measure(imu.samples(until: motion.duration + 3))
+        let result = try #require(session.result())
+        #expect(session.phase == .finished(.returned))
+        #expect(abs(result.range - 70) < 1)
+        #expect(result.flags == .unsteady)
+    }
+
     @Test func aHeldLegSaggingIsNoThighMotion() throws {
         // A weak leg held up sinks by 2° over the 2 s hold: the knee's own turn, not the thigh's.
         let motion = KneeMotion(keyframes: [(2.5, 0), (4, 70), (6, 68), (7.5, 0), (10, 0)])
