@@ -27,6 +27,9 @@ public enum ErrorSource: String, CaseIterable, Sendable {
     /// Reads 5–100 ms apart, one in ten after a stall of 0.2–0.4 s.
     case hostJitter = "host jitter, stalls"
     case all = "all of the above"
+    /// Every sensor and host error with the thigh swaying ±2…3° and drifting 1…3°, as
+    /// ``largeThighMotion``: the thigh motion the thigh sensor is there to take out.
+    case allLargeThigh = "all, thigh ±2…3°"
     /// Every sensor and host error with the thigh still: what the device itself contributes, as a
     /// single sensor cannot tell the thigh's turn from the knee's.
     case allButThigh = "all but the thigh"
@@ -60,7 +63,7 @@ public enum ErrorSource: String, CaseIterable, Sendable {
             errors.gyroOffsetDPS = datasheet.gyroOffsetDPS
             errors.gyroOffsetDriftPerCelsius = datasheet.gyroOffsetDriftPerCelsius
         case .clockError: errors.sampleClockError = datasheet.sampleClockError
-        case .all, .allButThigh, .earlyStart:
+        case .all, .allLargeThigh, .allButThigh, .earlyStart:
             let temperature = errors.temperature
             errors = datasheet
             errors.temperature = temperature
@@ -79,8 +82,10 @@ public enum ErrorSource: String, CaseIterable, Sendable {
 
     /// The thigh's movement during the measurement.
     func thigh(random: inout SplitMix64) -> ThighMovement {
-        guard self == .thighMotion || self == .largeThighMotion || self == .all else { return .none }
-        let large = self == .largeThighMotion
+        guard self == .thighMotion || self == .largeThighMotion || self == .all || self == .allLargeThigh else {
+            return .none
+        }
+        let large = self == .largeThighMotion || self == .allLargeThigh
         let amplitude = (large ? 2 : 0.5) + random.nextUnit(), period = 6 + 9 * random.nextUnit()
         let phase = 2 * Double.pi * random.nextUnit()
         let drift =
@@ -91,7 +96,8 @@ public enum ErrorSource: String, CaseIterable, Sendable {
     }
 
     var load: AccuracyTrial.HostLoad {
-        self == .hostJitter || self == .all || self == .allButThigh || self == .earlyStart ? .loaded : .idle
+        self == .hostJitter || self == .all || self == .allLargeThigh || self == .allButThigh || self == .earlyStart
+            ? .loaded : .idle
     }
 
     /// Seconds the leg rests before it moves: 2…3 s, the still start the session asks for, but for
