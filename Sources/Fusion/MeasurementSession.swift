@@ -137,8 +137,20 @@ public struct MeasurementSession: Sendable {
         return false
     }
 
-    /// Both sensors at rest (the shank's alone without a thigh sensor).
-    private var isAtRest: Bool { filter.isAtRest && (thighFilter?.isAtRest ?? true) }
+    /// The leg at rest. Without a thigh sensor, the shank. With one, the knee: both rest detectors
+    /// find their sensor still, and once both biases are known the knee turns, by both averaged
+    /// gyros, at under the rest threshold. The thigh's sway is no knee motion: a patient rocking
+    /// on the chair turns both sensors together, for seconds at up to 3 °/s, while the knee rests.
+    private var isAtRest: Bool {
+        guard let thighFilter else { return filter.isAtRest }
+        guard filter.restDetector.isAtRest, thighFilter.restDetector.isAtRest else { return false }
+        guard filter.isBiasKnown, thighFilter.isBiasKnown else { return true }
+        let shank = filter.restDetector.referenceRotationRate - filter.gyroBias
+        let thigh = thighFilter.restDetector.referenceRotationRate - thighFilter.gyroBias
+        let limit = filter.parameters.restGyroThreshold
+        guard let hingeAxes else { return (shank - thigh).lengthSquared <= limit * limit }
+        return abs(shank.dot(hingeAxes.shank) - thigh.dot(hingeAxes.thigh)) <= limit
+    }
     private var isStill: Bool { filter.restDetector.isStill && (thighFilter?.restDetector.isStill ?? true) }
     private var isMoving: Bool { filter.restDetector.isMoving || (thighFilter?.restDetector.isMoving ?? false) }
 
