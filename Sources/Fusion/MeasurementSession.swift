@@ -154,16 +154,39 @@ public struct MeasurementSession: Sendable {
     private var isStill: Bool { filter.restDetector.isStill && (thighFilter?.restDetector.isStill ?? true) }
     private var isMoving: Bool { filter.restDetector.isMoving || (thighFilter?.restDetector.isMoving ?? false) }
 
-    // Tilt tests against precomputed cosines: no trigonometry per sample. They follow the shank:
-    // a thigh swaying by a few degrees stays far inside them, as it does without a thigh sensor.
-    private var hasLeftStart: Bool { filter.gravity.dot(startGravity) < cosineOfMotionThreshold }
-    private var isBackAtStart: Bool { filter.gravity.dot(startGravity) >= cosineOfReturnTolerance }
+    /// The cosine of the turn from the start pose that the steps follow: without a thigh sensor the
+    /// shank's tilt, which also carries the thigh's pitch (a thigh turning the shank back by a few
+    /// degrees can keep a small step under the motion threshold); with one, the knee's own turn,
+    /// the shank's tilt less the thigh's. Each tilt is the smallest turn that takes the sensor's
+    /// start gravity onto its present one, which for a turn about the level knee axis is that turn:
+    /// taken about the calibration's hinge axes, or, for boards strapped alike, whose hinge is the
+    /// same vector in both frames, as vectors. A thigh pitching about the hip, parallel to the knee,
+    /// drops out; each filter's accelerometer keeps its tilt from drifting.
+    private var startCosine: Double {
+        guard let thighGravity = thighFilter?.gravity else { return filter.gravity.dot(startGravity) }
+        let shank = Self.tilt(from: startGravity, to: filter.gravity)
+        let thigh = Self.tilt(from: thighStartGravity, to: thighGravity)
+        guard let hingeAxes else { return cos((shank - thigh).length) }
+        return cos(shank.dot(hingeAxes.shank) - thigh.dot(hingeAxes.thigh))
+    }
+
+    /// The rotation vector (radians) of the smallest turn that takes `start` onto `end`.
+    private static func tilt(from start: Vector3, to end: Vector3) -> Vector3 {
+        let axis = start.cross(end)
+        let sine = axis.length
+        guard sine > 0 else { return .zero }
+        return axis * (atan2(sine, start.dot(end)) / sine)
+    }
+
+    // Tests against precomputed cosines.
+    private var hasLeftStart: Bool { startCosine < cosineOfMotionThreshold }
+    private var isBackAtStart: Bool { startCosine >= cosineOfReturnTolerance }
     /// Back from the flexion step: within the return tolerance, or within half the step's largest
     /// tilt. Early after surgery the foot may slide back by less than the tolerance, and such a
-    /// step must still be able to return. cos(θ/2) = √((1 + cos θ)/2): still no trigonometry.
+    /// step must still be able to return. cos(θ/2) = √((1 + cos θ)/2).
     private var isBackFromFlexion: Bool {
         let half = ((1 + flexionFarthestCosine) / 2).squareRoot()
-        return filter.gravity.dot(startGravity) >= max(cosineOfReturnTolerance, half)
+        return startCosine >= max(cosineOfReturnTolerance, half)
     }
 
     /// Feeds one raw sample of a session without a thigh sensor; see ``update(_:thigh:)``.
@@ -240,7 +263,7 @@ public struct MeasurementSession: Sendable {
                 returnTime = sample.time
             }
         case .flexing:
-            flexionFarthestCosine = min(flexionFarthestCosine, filter.gravity.dot(startGravity))
+            flexionFarthestCosine = min(flexionFarthestCosine, startCosine)
             if isBackFromFlexion {
                 phase = .returning
                 returnTime = sample.time

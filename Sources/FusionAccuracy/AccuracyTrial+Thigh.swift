@@ -5,8 +5,8 @@ import Sensor
 extension AccuracyTrial {
     /// The trial with a thigh sensor, with ground truth: the errors of ``source`` (``ErrorSource/all``:
     /// datasheet errors and a loaded host; or another source) and, whatever the source, the thigh
-    /// swaying and drifting (``ErrorSource/thighMotion``; by ±2…3° for
-    /// ``ErrorSource/allLargeThigh``), read from two sensors on one leg. The
+    /// swaying ±2…3° and drifting 1…3° (``ErrorSource/largeThighMotion``, the motion the thigh
+    /// sensor is there to take out), read from two sensors on one leg. The
     /// thigh's board is a second part with errors of its own drawn alike, strapped alike (the same
     /// rotation on its segment as the shank's, ``MotionModel/onThigh(mounting:)``). Each board runs
     /// on its own sample clock; each tick drains both FIFOs and pairs their samples as the live
@@ -41,8 +41,7 @@ extension AccuracyTrial {
         let movement = Self.movement(
             measurementProtocol, rest: rest, leadIn: source.leadInSeconds, random: &random)
         let leg = MotionModel(
-            movement: movement, mounting: mounting,
-            thighMovement: (source == .allLargeThigh ? source : .thighMotion).thigh(random: &random))
+            movement: movement, mounting: mounting, thighMovement: ErrorSource.largeThighMotion.thigh(random: &random))
         var knee = leg
         knee.thighMovement = .none
         let shank = SimulationScenario(motion: leg, errors: errors, seed: seed)

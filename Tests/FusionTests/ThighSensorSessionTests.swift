@@ -60,6 +60,31 @@ struct ThighSensorSessionTests {
         #expect(abs(seated.kneeExtension - truth.extension) > 1.5 || abs(seated.kneeFlexion - truth.flexion) > 1.5)
     }
 
+    /// A small flexion step, 15° at the knee, while the thigh rises by 6°: the shank tilts by 9°,
+    /// under the 10° that starts a step, and a session following the shank would wait for a
+    /// flexion to its end. The steps follow the knee's own turn: for boards strapped alike, with a
+    /// calibrated mounting or none, and for boards strapped apart about the identified hinge axes.
+    @Test(arguments: ["mounting", "none", "hinge axes"])
+    func theStepsFollowTheKneeNotTheShank(calibration kind: String) throws {
+        let thigh = KneeMotion(keyframes: [(0, 0), (11.5, 0), (13, 6), (14, 6), (15.5, 0), (20, 0)])
+        var leg = leg(Self.arc(peak: 70, flexion: -15), thigh: thigh)
+        leg.thighMounting = kind == "hinge axes" ? Vector3(-0.4, 0.9, 0.2) : leg.shankMounting
+        let calibration: Calibration? =
+            switch kind {
+            case "mounting": Calibration(mounting: leg.trueMounting)
+            case "hinge axes":
+                Calibration(mounting: leg.trueMounting, thigh: ThighCalibration(hingeAxes: leg.trueHingeAxes))
+            default: nil
+            }
+        let session = measure(
+            leg.samples(), parameters: SessionParameters(measurementProtocol: .arc), calibration: calibration)
+        let result = try #require(session.result())
+        let truth = truth(leg, session)
+        #expect(session.phase == .finished(.returned))
+        #expect(result.flags.isEmpty, "\(result.flags.names)")
+        #expect(abs(result.kneeFlexion - truth.flexion) < 0.5, "\(result.kneeFlexion) vs \(truth.flexion)")
+    }
+
     @Test func hyperextensionIsNegativeAndFlexionPastNinetyIsKept() throws {
         let leg = leg(Self.arc(peak: 97, flexion: -40))
         let session = measure(
