@@ -145,29 +145,36 @@ public struct MeasurementSession: Sendable {
         guard let thighFilter else { return filter.isAtRest }
         guard filter.restDetector.isAtRest, thighFilter.restDetector.isAtRest else { return false }
         guard filter.isBiasKnown, thighFilter.isBiasKnown else { return true }
-        let shank = filter.restDetector.referenceRotationRate - filter.gyroBias
-        let thigh = thighFilter.restDetector.referenceRotationRate - thighFilter.gyroBias
-        let limit = filter.parameters.restGyroThreshold
-        guard let hingeAxes else { return (shank - thigh).lengthSquared <= limit * limit }
-        return abs(shank.dot(hingeAxes.shank) - thigh.dot(hingeAxes.thigh)) <= limit
+        let knee = kneePart(
+            shank: filter.restDetector.referenceRotationRate - filter.gyroBias,
+            thigh: thighFilter.restDetector.referenceRotationRate - thighFilter.gyroBias)
+        return knee <= filter.parameters.restGyroThreshold
+    }
+
+    /// The size of the knee's own part of a turn (or rate of turn) the shank and the thigh each made,
+    /// as vectors in their own frames: the shank's less the thigh's about the calibration's hinge
+    /// axes; without them, for boards strapped alike, whose hinge is the same vector in both frames,
+    /// the difference of the vectors. A thigh pitching about the hip, parallel to the knee, turns
+    /// both alike and drops out.
+    private func kneePart(shank: Vector3, thigh: Vector3) -> Double {
+        guard let hingeAxes else { return (shank - thigh).length }
+        return abs(shank.dot(hingeAxes.shank) - thigh.dot(hingeAxes.thigh))
     }
     private var isStill: Bool { filter.restDetector.isStill && (thighFilter?.restDetector.isStill ?? true) }
     private var isMoving: Bool { filter.restDetector.isMoving || (thighFilter?.restDetector.isMoving ?? false) }
 
     /// The cosine of the turn from the start pose that the steps follow: without a thigh sensor the
     /// shank's tilt, which also carries the thigh's pitch (a thigh turning the shank back by a few
-    /// degrees can keep a small step under the motion threshold); with one, the knee's own turn,
-    /// the shank's tilt less the thigh's. Each tilt is the smallest turn that takes the sensor's
-    /// start gravity onto its present one, which for a turn about the level knee axis is that turn:
-    /// taken about the calibration's hinge axes, or, for boards strapped alike, whose hinge is the
-    /// same vector in both frames, as vectors. A thigh pitching about the hip, parallel to the knee,
-    /// drops out; each filter's accelerometer keeps its tilt from drifting.
+    /// degrees can keep a small step under the motion threshold); with one, the knee's own part
+    /// (``kneePart(shank:thigh:)``) of both tilts. Each tilt is the smallest turn that takes the
+    /// sensor's start gravity onto its present one, which for a turn about the level knee axis is
+    /// that turn; each filter's accelerometer keeps it from drifting.
     private var startCosine: Double {
         guard let thighGravity = thighFilter?.gravity else { return filter.gravity.dot(startGravity) }
-        let shank = Self.tilt(from: startGravity, to: filter.gravity)
-        let thigh = Self.tilt(from: thighStartGravity, to: thighGravity)
-        guard let hingeAxes else { return cos((shank - thigh).length) }
-        return cos(shank.dot(hingeAxes.shank) - thigh.dot(hingeAxes.thigh))
+        return cos(
+            kneePart(
+                shank: Self.tilt(from: startGravity, to: filter.gravity),
+                thigh: Self.tilt(from: thighStartGravity, to: thighGravity)))
     }
 
     /// The rotation vector (radians) of the smallest turn that takes `start` onto `end`.
@@ -183,10 +190,10 @@ public struct MeasurementSession: Sendable {
     private var isBackAtStart: Bool { startCosine >= cosineOfReturnTolerance }
     /// Back from the flexion step: within the return tolerance, or within half the step's largest
     /// tilt. Early after surgery the foot may slide back by less than the tolerance, and such a
-    /// step must still be able to return. cos(θ/2) = √((1 + cos θ)/2).
-    private var isBackFromFlexion: Bool {
+    /// step must still be able to return. cos(θ/2) = √((1 + cos θ)/2). `cosine` is ``startCosine``.
+    private func isBackFromFlexion(_ cosine: Double) -> Bool {
         let half = ((1 + flexionFarthestCosine) / 2).squareRoot()
-        return startCosine >= max(cosineOfReturnTolerance, half)
+        return cosine >= max(cosineOfReturnTolerance, half)
     }
 
     /// Feeds one raw sample of a session without a thigh sensor; see ``update(_:thigh:)``.
@@ -263,13 +270,14 @@ public struct MeasurementSession: Sendable {
                 returnTime = sample.time
             }
         case .flexing:
-            flexionFarthestCosine = min(flexionFarthestCosine, startCosine)
-            if isBackFromFlexion {
+            let cosine = startCosine
+            flexionFarthestCosine = min(flexionFarthestCosine, cosine)
+            if isBackFromFlexion(cosine) {
                 phase = .returning
                 returnTime = sample.time
             }
         case .returning:
-            if !(isFlexionStep ? isBackFromFlexion : isBackAtStart) {
+            if !(isFlexionStep ? isBackFromFlexion(startCosine) : isBackAtStart) {
                 phase = isFlexionStep ? .flexing : .moving
             } else if isAtRest {
                 completeStep(.returned)
