@@ -564,6 +564,13 @@ struct AngleGeometry {
         return KneeAngle.seatedInclination(
             flexion: leg.kneeFlexion(thighGravity: thighGravity, shankGravity: shankGravity))
     }
+
+    /// The angle's rate by the gyros, °/s: a sensor turning by +α about its hinge raises its
+    /// sagittal angle by α, and with a thigh sensor the angle is the shank's less the thigh's.
+    func rate(_ point: TracePoint) -> Double {
+        guard let leg else { return point.rotationRate.dot(shank.hingeAxis) }
+        return point.rotationRate.dot(leg.shank.hingeAxis) - point.thighRotationRate.dot(leg.thigh.hingeAxis)
+    }
 }
 
 /// One sample's fusion state, as the session keeps it for the result.

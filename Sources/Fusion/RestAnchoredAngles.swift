@@ -9,9 +9,13 @@
 ///   and no movement it measures gravity alone (with a thigh sensor, both gyros must say so, and the
 ///   angle is that of both averaged accelerometers); an uncalibrated accelerometer is taken less the
 ///   tilt its errors are estimated to give it in that pose (see ``UncalibratedFrames``);
-/// - in between, the filter's angle minus its error, which is known at the still phases on either
-///   side and interpolated linearly in time between them (before the first and after the last still
-///   phase, held).
+/// - between two still phases, the gyros' turn of the angle, corrected by the gain error the
+///   session's still phases show (a leg held at its peak shows it; the peak of a movement that is
+///   never held would otherwise carry it whole), with the difference left at the next still phase,
+///   a residual bias, spread evenly in time. The filter's own lag and the lever-arm accelerations
+///   that its accelerometer correction takes in during the movement do not enter;
+/// - before the first still phase and after the last, where nothing bounds the gyro's drift, the
+///   filter's angle less its error at the nearest still phase.
 struct RestAnchoredAngles {
     /// One angle per point, degrees, unwrapped.
     var values: [Double]
@@ -133,34 +137,89 @@ struct RestAnchoredAngles {
                 largestRestWander = max(largestRestWander, wanderHigh - wanderLow)
             }
         }
-        // Between still phases, the error moves linearly in time from one to the next.
-        var corrected = filterAngles
-        var previous: (time: Double, error: Double)?
-        var gapStart = 0
-        for index in filterAngles.indices {
-            let error = errors[index]
-            if !error.isNaN {
-                let time = points[base + index].time
-                for gap in gapStart..<index {
-                    let gapTime = points[base + gap].time
-                    let interpolated: Double
-                    if let previous, time > previous.time {
-                        let fraction = (gapTime - previous.time) / (time - previous.time)
-                        interpolated = previous.error + (error - previous.error) * fraction
-                    } else {
-                        interpolated = error
-                    }
-                    corrected[gap] = filterAngles[gap] - interpolated
-                }
-                corrected[index] = filterAngles[index] - error
-                previous = (time, error)
-                gapStart = index + 1
+        // At a still phase the accelerometer's angle; between two, the gyros' turn with the gain error
+        // the session shows, and what is left at the next still phase spread evenly in time.
+        let turns = GyroTurns(points, rate: geometry.rate), gyro = turns.angles
+        let measured = zip(filterAngles, errors).map { $0 - $1 }
+        let phases = anchors.map { (first: $0.run.lowerBound, last: $0.run.upperBound - 1) }
+        let gain = 1 + Self.gyroGainError(phases, measured: measured, turns: turns, points: points)
+        var corrected = measured
+        func path(from anchor: Int, to index: Int) -> Double {
+            measured[anchor] + gain * (gyro[index] - gyro[anchor])
+        }
+        for (before, after) in zip(phases, phases.dropFirst()) {
+            let start = before.last, end = after.first
+            guard end > start + 1 else { continue }
+            let startTime = points[base + start].time, span = points[base + end].time - startTime
+            let residual = measured[end] - path(from: start, to: end)
+            for index in (start + 1)..<end {
+                let fraction = span > 0 ? (points[base + index].time - startTime) / span : 0
+                corrected[index] = path(from: start, to: index) + residual * fraction
             }
         }
-        if let previous {
-            for gap in gapStart..<filterAngles.count { corrected[gap] = filterAngles[gap] - previous.error }
+        // Before the first still phase and after the last, nothing bounds the gyro's drift: the
+        // filter's angle, less its error at the nearest still phase.
+        if let first = phases.first, let last = phases.last {
+            for index in 0..<first.first { corrected[index] = filterAngles[index] - errors[first.first] }
+            for index in (last.last + 1)..<corrected.count {
+                corrected[index] = filterAngles[index] - errors[last.last]
+            }
         }
         values = corrected
+    }
+
+    /// The gyros' turn of an angle since the slice's first point, degrees, at each point, and how
+    /// many gaps (lost samples) lie before it: across one the rate is taken to change linearly
+    /// (``GyroIntegration``), a guess several degrees off at a fast movement's peak.
+    struct GyroTurns {
+        var angles: [Double]
+        var gapsBefore: [Int]
+
+        init(_ points: ArraySlice<TracePoint>, rate: (TracePoint) -> Double) {
+            let period = zip(points.dropFirst(), points).map { $0.time - $1.time }.filter { $0 > 0 }.min() ?? 0
+            angles = [Double](repeating: 0, count: points.count)
+            gapsBefore = [Int](repeating: 0, count: points.count)
+            var previous: (time: Double, rate: Double)?
+            for (offset, point) in points.enumerated() {
+                let current = rate(point)
+                if let previous {
+                    let interval = point.time - previous.time
+                    angles[offset] =
+                        angles[offset - 1]
+                        + GyroIntegration.turn(current, previous: previous.rate, interval: interval, period: period)
+                    let isGap = GyroIntegration.isGap(interval: interval, period: period)
+                    gapsBefore[offset] = gapsBefore[offset - 1] + (isGap ? 1 : 0)
+                }
+                previous = (point.time, current)
+            }
+        }
+
+        /// Whether the turn from point `from` to point `to` has all its samples.
+        func isComplete(from: Int, to: Int) -> Bool { gapsBefore[to] == gapsBefore[from] }
+    }
+
+    /// The gyro's gain error on the angle (its scale error about the hinge and the sample clock's):
+    /// between two consecutive still phases the accelerometer's change of angle less the gyro's turn
+    /// is that error times the turn, plus the residual bias's drift. A leg held up after an
+    /// extension shows it to a few hundredths of a percent; phases at one pose show nothing of it,
+    /// and the estimate stays near nil, the prior of ``AccelerometerPoseErrors/gyroGainSigma``.
+    private static func gyroGainError(
+        _ phases: [(first: Int, last: Int)], measured: [Double], turns: GyroTurns, points: ArraySlice<TracePoint>
+    ) -> Double {
+        let gainSigma = AccelerometerPoseErrors.gyroGainSigma
+        var precision = 1 / (gainSigma * gainSigma), information = 0.0
+        for (before, after) in zip(phases, phases.dropFirst())
+        where turns.isComplete(from: before.last, to: after.first) {
+            let turn = turns.angles[after.first] - turns.angles[before.last]
+            let difference = measured[after.first] - measured[before.last] - turn
+            let seconds = points[points.startIndex + after.first].time - points[points.startIndex + before.last].time
+            let drift = AccelerometerPoseErrors.biasSigma * seconds
+            let inclination = AccelerometerPoseErrors.inclinationSigma
+            let variance = 2 * inclination * inclination + drift * drift
+            precision += turn * turn / variance
+            information += turn * difference / variance
+        }
+        return information / precision
     }
 
     /// A still phase that anchors the angle.
@@ -265,30 +324,16 @@ struct RestAnchoredAngles {
         _ points: ArraySlice<TracePoint>, _ phases: [(run: Range<Int>, prefix: [Vector3])], _ mounting: Mounting,
         _ rate: KeyPath<TracePoint, Vector3>
     ) -> [Double]? {
-        var gyroAngles = [Double](repeating: 0, count: points.count)
-        // How many gaps (lost samples) lie before each point: across one the gyro's turn is a guess.
-        var gapsBefore = [Int](repeating: 0, count: points.count)
-        let period = zip(points.dropFirst(), points).map { $0.time - $1.time }.filter { $0 > 0 }.min() ?? 0
-        var previous: TracePoint?
-        for (offset, point) in points.enumerated() {
-            // A gyro sample is the mean rate over the interval it ends; about the hinge the
-            // sagittal angle turns at exactly that rate.
-            let interval = previous.map { point.time - $0.time } ?? 0
-            gyroAngles[offset] =
-                (offset > 0 ? gyroAngles[offset - 1] : 0) + point[keyPath: rate].dot(mounting.hingeAxis) * interval
-            let isGap = GyroIntegration.isGap(interval: interval, period: period)
-            gapsBefore[offset] = (offset > 0 ? gapsBefore[offset - 1] : 0) + (isGap ? 1 : 0)
-            previous = point
-        }
+        let turns = GyroTurns(points) { $0[keyPath: rate].dot(mounting.hingeAxis) }
         let base = points.startIndex
         let poses = phases.indices.map { index in
             let (run, prefix) = phases[index]
             let count = Double(run.count)
             let isTurnComplete =
-                index == 0 || gapsBefore[run.upperBound - 1] == gapsBefore[phases[index - 1].run.lowerBound]
+                index == 0 || turns.isComplete(from: phases[index - 1].run.lowerBound, to: run.upperBound - 1)
             return AccelerometerPoseErrors.Pose(
                 acceleration: prefix[run.count] * (1 / count),
-                gyroAngle: gyroAngles[run].reduce(0, +) / count,
+                gyroAngle: turns.angles[run].reduce(0, +) / count,
                 time: (points[base + run.lowerBound].time + points[base + run.upperBound - 1].time) / 2,
                 isTurnComplete: isTurnComplete)
         }
