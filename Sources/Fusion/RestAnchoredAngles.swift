@@ -142,16 +142,29 @@ struct RestAnchoredAngles {
         let turns = GyroTurns(points, rate: geometry.rate), gyro = turns.angles
         let measured = zip(filterAngles, errors).map { $0 - $1 }
         let phases = anchors.map { (first: $0.run.lowerBound, last: $0.run.upperBound - 1) }
-        let gain = 1 + Self.gyroGainError(phases, measured: measured, turns: turns, points: points)
+        // Each phase's angle at its two ends, read at the nearest point whose accelerometer window
+        // lies whole within the phase and carried to the end by the gyro: a window cut short by the
+        // phase's end leans into the phase, by a quarter of a degree on a leg sagging at 2 °/s.
+        var edges = measured
+        for phase in phases {
+            let start = points[base + phase.first].time, end = points[base + phase.last].time
+            let middle = (phase.first + phase.last) / 2, indices = phase.first...phase.last
+            let firstWhole = indices.first { points[base + $0].time >= start + Self.averagingHalfWidth }
+            let lastWhole = indices.last { points[base + $0].time <= end - Self.averagingHalfWidth }
+            let early = min(firstWhole ?? middle, middle), late = max(lastWhole ?? middle, middle)
+            edges[phase.first] = measured[early] - (gyro[early] - gyro[phase.first])
+            edges[phase.last] = measured[late] + (gyro[phase.last] - gyro[late])
+        }
+        let gain = 1 + Self.gyroGainError(phases, edges: edges, turns: turns, points: points)
         var corrected = measured
         func path(from anchor: Int, to index: Int) -> Double {
-            measured[anchor] + gain * (gyro[index] - gyro[anchor])
+            edges[anchor] + gain * (gyro[index] - gyro[anchor])
         }
         for (before, after) in zip(phases, phases.dropFirst()) {
             let start = before.last, end = after.first
             guard end > start + 1 else { continue }
             let startTime = points[base + start].time, span = points[base + end].time - startTime
-            let residual = measured[end] - path(from: start, to: end)
+            let residual = edges[end] - path(from: start, to: end)
             for index in (start + 1)..<end {
                 let fraction = span > 0 ? (points[base + index].time - startTime) / span : 0
                 corrected[index] = path(from: start, to: index) + residual * fraction
@@ -199,19 +212,20 @@ struct RestAnchoredAngles {
     }
 
     /// The gyro's gain error on the angle (its scale error about the hinge and the sample clock's):
-    /// between two consecutive still phases the accelerometer's change of angle less the gyro's turn
-    /// is that error times the turn, plus the residual bias's drift. A leg held up after an
-    /// extension shows it to a few hundredths of a percent; phases at one pose show nothing of it,
-    /// and the estimate stays near nil, the prior of ``AccelerometerPoseErrors/gyroGainSigma``.
+    /// between two consecutive still phases the accelerometer's change of angle (from the `edges`
+    /// of one to those of the next) less the gyro's turn is that error times the turn, plus the
+    /// residual bias's drift. A leg held up after an extension shows it to a few hundredths of a
+    /// percent; phases at one pose show nothing of it, and the estimate stays near nil, the prior of
+    /// ``AccelerometerPoseErrors/gyroGainSigma``.
     private static func gyroGainError(
-        _ phases: [(first: Int, last: Int)], measured: [Double], turns: GyroTurns, points: ArraySlice<TracePoint>
+        _ phases: [(first: Int, last: Int)], edges: [Double], turns: GyroTurns, points: ArraySlice<TracePoint>
     ) -> Double {
         let gainSigma = AccelerometerPoseErrors.gyroGainSigma
         var precision = 1 / (gainSigma * gainSigma), information = 0.0
         for (before, after) in zip(phases, phases.dropFirst())
         where turns.isComplete(from: before.last, to: after.first) {
             let turn = turns.angles[after.first] - turns.angles[before.last]
-            let difference = measured[after.first] - measured[before.last] - turn
+            let difference = edges[after.first] - edges[before.last] - turn
             let seconds = points[points.startIndex + after.first].time - points[points.startIndex + before.last].time
             let drift = AccelerometerPoseErrors.biasSigma * seconds
             let inclination = AccelerometerPoseErrors.inclinationSigma
