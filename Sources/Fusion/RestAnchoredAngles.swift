@@ -8,7 +8,9 @@
 ///   the inclination is the accelerometer's, averaged over a short centred window: with no rotation
 ///   and no movement it measures gravity alone (with a thigh sensor, both gyros must say so, and the
 ///   angle is that of both averaged accelerometers); an uncalibrated accelerometer is taken less the
-///   tilt its errors are estimated to give it in that pose (see ``UncalibratedFrames``);
+///   tilt its errors are estimated to give it in that pose (see ``UncalibratedFrames``). Near the
+///   phase's ends, where the window would be cut short, the angle of the nearest whole window is
+///   carried on by the gyro;
 /// - between two still phases, the gyros' turn of the angle, corrected by the gain error the
 ///   session's still phases show (a leg held at its peak shows it; the peak of a movement that is
 ///   never held would otherwise carry it whole), with the difference left at the next still phase,
@@ -142,29 +144,30 @@ struct RestAnchoredAngles {
         let turns = GyroTurns(points, rate: geometry.rate), gyro = turns.angles
         let measured = zip(filterAngles, errors).map { $0 - $1 }
         let phases = anchors.map { (first: $0.run.lowerBound, last: $0.run.upperBound - 1) }
-        // Each phase's angle at its two ends, read at the nearest point whose accelerometer window
-        // lies whole within the phase and carried to the end by the gyro: a window cut short by the
-        // phase's end leans into the phase, by a quarter of a degree on a leg sagging at 2 °/s.
-        var edges = measured
+        // Within a still phase, the accelerometer's angle where its window lies whole within the
+        // phase; nearer the phase's ends, that angle carried on by the gyro: a window cut short by the
+        // end leans into the phase, by a quarter of a degree on a leg sagging at 2 °/s.
+        var corrected = measured
         for phase in phases {
             let start = points[base + phase.first].time, end = points[base + phase.last].time
             let middle = (phase.first + phase.last) / 2, indices = phase.first...phase.last
             let firstWhole = indices.first { points[base + $0].time >= start + Self.averagingHalfWidth }
             let lastWhole = indices.last { points[base + $0].time <= end - Self.averagingHalfWidth }
             let early = min(firstWhole ?? middle, middle), late = max(lastWhole ?? middle, middle)
-            edges[phase.first] = measured[early] - (gyro[early] - gyro[phase.first])
-            edges[phase.last] = measured[late] + (gyro[phase.last] - gyro[late])
+            for index in phase.first..<early { corrected[index] = measured[early] - (gyro[early] - gyro[index]) }
+            for index in (late + 1)...phase.last where late < phase.last {
+                corrected[index] = measured[late] + (gyro[index] - gyro[late])
+            }
         }
-        let gain = 1 + Self.gyroGainError(phases, edges: edges, turns: turns, points: points)
-        var corrected = measured
+        let gain = 1 + Self.gyroGainError(phases, angles: corrected, turns: turns, points: points)
         func path(from anchor: Int, to index: Int) -> Double {
-            edges[anchor] + gain * (gyro[index] - gyro[anchor])
+            corrected[anchor] + gain * (gyro[index] - gyro[anchor])
         }
         for (before, after) in zip(phases, phases.dropFirst()) {
             let start = before.last, end = after.first
             guard end > start + 1 else { continue }
             let startTime = points[base + start].time, span = points[base + end].time - startTime
-            let residual = edges[end] - path(from: start, to: end)
+            let residual = corrected[end] - path(from: start, to: end)
             for index in (start + 1)..<end {
                 let fraction = span > 0 ? (points[base + index].time - startTime) / span : 0
                 corrected[index] = path(from: start, to: index) + residual * fraction
@@ -173,10 +176,10 @@ struct RestAnchoredAngles {
         // Before the first still phase and after the last, nothing bounds the gyro's drift: the
         // filter's angle, less its error at the nearest still phase.
         if let first = phases.first, let last = phases.last {
-            for index in 0..<first.first { corrected[index] = filterAngles[index] - errors[first.first] }
-            for index in (last.last + 1)..<corrected.count {
-                corrected[index] = filterAngles[index] - errors[last.last]
-            }
+            let firstError = filterAngles[first.first] - corrected[first.first]
+            let lastError = filterAngles[last.last] - corrected[last.last]
+            for index in 0..<first.first { corrected[index] = filterAngles[index] - firstError }
+            for index in (last.last + 1)..<corrected.count { corrected[index] = filterAngles[index] - lastError }
         }
         values = corrected
     }
@@ -212,20 +215,20 @@ struct RestAnchoredAngles {
     }
 
     /// The gyro's gain error on the angle (its scale error about the hinge and the sample clock's):
-    /// between two consecutive still phases the accelerometer's change of angle (from the `edges`
-    /// of one to those of the next) less the gyro's turn is that error times the turn, plus the
+    /// between two consecutive still phases the accelerometer's change of angle (from the end of
+    /// one to the start of the next, in `angles`) less the gyro's turn is that error times the turn, plus the
     /// residual bias's drift. A leg held up after an extension shows it to a few hundredths of a
     /// percent; phases at one pose show nothing of it, and the estimate stays near nil, the prior of
     /// ``AccelerometerPoseErrors/gyroGainSigma``.
     private static func gyroGainError(
-        _ phases: [(first: Int, last: Int)], edges: [Double], turns: GyroTurns, points: ArraySlice<TracePoint>
+        _ phases: [(first: Int, last: Int)], angles: [Double], turns: GyroTurns, points: ArraySlice<TracePoint>
     ) -> Double {
         let gainSigma = AccelerometerPoseErrors.gyroGainSigma
         var precision = 1 / (gainSigma * gainSigma), information = 0.0
         for (before, after) in zip(phases, phases.dropFirst())
         where turns.isComplete(from: before.last, to: after.first) {
             let turn = turns.angles[after.first] - turns.angles[before.last]
-            let difference = edges[after.first] - edges[before.last] - turn
+            let difference = angles[after.first] - angles[before.last] - turn
             let seconds = points[points.startIndex + after.first].time - points[points.startIndex + before.last].time
             let drift = AccelerometerPoseErrors.biasSigma * seconds
             let inclination = AccelerometerPoseErrors.inclinationSigma
