@@ -155,7 +155,7 @@ struct RestAnchoredAngles {
             let lastWhole = indices.last { points[base + $0].time <= end - Self.averagingHalfWidth }
             let early = min(firstWhole ?? middle, middle), late = max(lastWhole ?? middle, middle)
             for index in phase.first..<early { corrected[index] = measured[early] - (gyro[early] - gyro[index]) }
-            for index in (late + 1)...phase.last where late < phase.last {
+            for index in (late + 1)..<(phase.last + 1) {
                 corrected[index] = measured[late] + (gyro[index] - gyro[late])
             }
         }
