@@ -139,11 +139,22 @@ struct RestAnchoredAngles {
                 largestRestWander = max(largestRestWander, wanderHigh - wanderLow)
             }
         }
-        // At a still phase the accelerometer's angle; between two, the gyros' turn with the gain error
-        // the session shows, and what is left at the next still phase spread evenly in time.
-        let turns = GyroTurns(points, rate: geometry.rate), gyro = turns.angles
+        values = Self.joined(
+            filterAngles: filterAngles, errors: errors,
+            phases: anchors.map { (first: $0.run.lowerBound, last: $0.run.upperBound - 1) },
+            turns: GyroTurns(points, rate: geometry.rate), points: points)
+    }
+
+    /// The angles from the filter's and its `errors` at the still `phases` (relative to the slice's
+    /// start; NaN elsewhere): at a still phase the accelerometer's angle; between two, the gyros'
+    /// turn with the gain error the session shows, and what is left at the next still phase spread
+    /// evenly in time; before the first and after the last, the filter's.
+    private static func joined(
+        filterAngles: [Double], errors: [Double], phases: [(first: Int, last: Int)], turns: GyroTurns,
+        points: ArraySlice<TracePoint>
+    ) -> [Double] {
+        let gyro = turns.angles, base = points.startIndex
         let measured = zip(filterAngles, errors).map { $0 - $1 }
-        let phases = anchors.map { (first: $0.run.lowerBound, last: $0.run.upperBound - 1) }
         // Within a still phase, the accelerometer's angle where its window lies whole within the
         // phase; nearer the phase's ends, that angle carried on by the gyro: a window cut short by the
         // end leans into the phase, by a quarter of a degree on a leg sagging at 2 °/s.
@@ -181,37 +192,7 @@ struct RestAnchoredAngles {
             for index in 0..<first.first { corrected[index] = filterAngles[index] - firstError }
             for index in (last.last + 1)..<corrected.count { corrected[index] = filterAngles[index] - lastError }
         }
-        values = corrected
-    }
-
-    /// The gyros' turn of an angle since the slice's first point, degrees, at each point, and how
-    /// many gaps (lost samples) lie before it: across one the rate is taken to change linearly
-    /// (``GyroIntegration``), a guess several degrees off at a fast movement's peak.
-    struct GyroTurns {
-        var angles: [Double]
-        var gapsBefore: [Int]
-
-        init(_ points: ArraySlice<TracePoint>, rate: (TracePoint) -> Double) {
-            let period = zip(points.dropFirst(), points).map { $0.time - $1.time }.filter { $0 > 0 }.min() ?? 0
-            angles = [Double](repeating: 0, count: points.count)
-            gapsBefore = [Int](repeating: 0, count: points.count)
-            var previous: (time: Double, rate: Double)?
-            for (offset, point) in points.enumerated() {
-                let current = rate(point)
-                if let previous {
-                    let interval = point.time - previous.time
-                    angles[offset] =
-                        angles[offset - 1]
-                        + GyroIntegration.turn(current, previous: previous.rate, interval: interval, period: period)
-                    let isGap = GyroIntegration.isGap(interval: interval, period: period)
-                    gapsBefore[offset] = gapsBefore[offset - 1] + (isGap ? 1 : 0)
-                }
-                previous = (point.time, current)
-            }
-        }
-
-        /// Whether the turn from point `from` to point `to` has all its samples.
-        func isComplete(from: Int, to: Int) -> Bool { gapsBefore[to] == gapsBefore[from] }
+        return corrected
     }
 
     /// The gyro's gain error on the angle (its scale error about the hinge and the sample clock's):
