@@ -109,8 +109,8 @@ struct RestAnchoredAngles {
             values = filterAngles
             return
         }
-        // The filter's error at each point of a still phase.
-        var errors = [Double](repeating: .nan, count: filterAngles.count)
+        // The accelerometer's angle at each point of a still phase, unwrapped as the filter's.
+        var anchored = [Double](repeating: .nan, count: filterAngles.count)
         for anchor in anchors {
             let run = anchor.run, prefix = anchor.prefix, thighPrefix = anchor.thighPrefix
             var low = 0, high = 0
@@ -128,33 +128,30 @@ struct RestAnchoredAngles {
                     shank: (prefix[high + 1] - prefix[low]).rotated(by: anchor.shankTurn),
                     thigh: (thighPrefix[high + 1] - thighPrefix[low]).rotated(by: anchor.thighTurn))
                 // The same turn as the filter's unwrapped angle.
-                let difference = AngleUnwrapper.halfTurn(measured - filterAngles[index])
-                errors[index] = -difference
+                anchored[index] = filterAngles[index] + AngleUnwrapper.halfTurn(measured - filterAngles[index])
                 guard time >= settled, time <= leaving else { continue }
-                let anchored = filterAngles[index] + difference
-                wanderLow = min(wanderLow, anchored)
-                wanderHigh = max(wanderHigh, anchored)
+                wanderLow = min(wanderLow, anchored[index])
+                wanderHigh = max(wanderHigh, anchored[index])
             }
             if isRest(run), wanderHigh >= wanderLow {
                 largestRestWander = max(largestRestWander, wanderHigh - wanderLow)
             }
         }
         values = Self.joined(
-            filterAngles: filterAngles, errors: errors,
+            filterAngles: filterAngles, anchored: anchored,
             phases: anchors.map { (first: $0.run.lowerBound, last: $0.run.upperBound - 1) },
             turns: GyroTurns(points, rate: geometry.rate), points: points)
     }
 
-    /// The angles from the filter's and its `errors` at the still `phases` (relative to the slice's
-    /// start; NaN elsewhere): at a still phase the accelerometer's angle; between two, the gyros'
-    /// turn with the gain error the session shows, and what is left at the next still phase spread
-    /// evenly in time; before the first and after the last, the filter's.
+    /// The angles from the filter's and the accelerometer's (`anchored`, at the still `phases`,
+    /// relative to the slice's start; NaN elsewhere): at a still phase the accelerometer's angle;
+    /// between two, the gyros' turn with the gain error the session shows, and what is left at the
+    /// next still phase spread evenly in time; before the first and after the last, the filter's.
     private static func joined(
-        filterAngles: [Double], errors: [Double], phases: [(first: Int, last: Int)], turns: GyroTurns,
+        filterAngles: [Double], anchored measured: [Double], phases: [(first: Int, last: Int)], turns: GyroTurns,
         points: ArraySlice<TracePoint>
     ) -> [Double] {
         let gyro = turns.angles, base = points.startIndex
-        let measured = zip(filterAngles, errors).map { $0 - $1 }
         // Within a still phase, the accelerometer's angle where its window lies whole within the
         // phase; nearer the phase's ends, that angle carried on by the gyro: a window cut short by the
         // end leans into the phase, by a quarter of a degree on a leg sagging at 2 °/s.
@@ -197,14 +194,15 @@ struct RestAnchoredAngles {
 
     /// The gyro's gain error on the angle (its scale error about the hinge and the sample clock's):
     /// between two consecutive still phases the accelerometer's change of angle (from the end of
-    /// one to the start of the next, in `angles`) less the gyro's turn is that error times the turn, plus the
-    /// residual bias's drift. A leg held up after an extension shows it to a few hundredths of a
-    /// percent; phases at one pose show nothing of it, and the estimate stays near nil, the prior of
-    /// ``AccelerometerPoseErrors/gyroGainSigma``.
+    /// one to the start of the next, in `angles`) less the gyro's turn is that error times the
+    /// turn, plus the residual bias's drift. A leg held up after an extension shows it to a few
+    /// hundredths of a percent; phases at one pose show nothing of it, and the estimate stays near
+    /// nil, the prior of ``AccelerometerPoseErrors/gyroGainSigma``.
     private static func gyroGainError(
         _ phases: [(first: Int, last: Int)], angles: [Double], turns: GyroTurns, points: ArraySlice<TracePoint>
     ) -> Double {
         let gainSigma = AccelerometerPoseErrors.gyroGainSigma
+        let inclination = AccelerometerPoseErrors.inclinationSigma
         var precision = 1 / (gainSigma * gainSigma), information = 0.0
         for (before, after) in zip(phases, phases.dropFirst())
         where turns.isComplete(from: before.last, to: after.first) {
@@ -212,7 +210,6 @@ struct RestAnchoredAngles {
             let difference = angles[after.first] - angles[before.last] - turn
             let seconds = points[points.startIndex + after.first].time - points[points.startIndex + before.last].time
             let drift = AccelerometerPoseErrors.biasSigma * seconds
-            let inclination = AccelerometerPoseErrors.inclinationSigma
             let variance = 2 * inclination * inclination + drift * drift
             precision += turn * turn / variance
             information += turn * difference / variance
