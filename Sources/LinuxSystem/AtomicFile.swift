@@ -120,14 +120,16 @@ public enum AtomicFile {
         throw WriteError("find a free name for", directory + "/" + baseName, EEXIST)
     }
 
-    /// A new temporary file in `directory` holding `contents`, synced to disk.
+    /// A new temporary file in `directory` holding `contents`, synced to disk, with the mode a file
+    /// created the usual way gets: 0666 less the umask.
+    ///
+    /// The kernel applies the umask as `open(2)` creates the file. mkstemp(3) would create it 0600,
+    /// and widening it afterwards needs the umask, which a process can read only by setting it:
+    /// every thread's files created meanwhile, this one's among them, would come out world-writable.
     private static func writeTemporary(_ contents: String, in directory: String, hint: String) throws(WriteError)
         -> String
     {
-        var template = Array((directory + "/." + hint + ".XXXXXX").utf8CString)
-        let fd = mkstemp(&template)
-        guard fd >= 0 else { throw WriteError("create a temporary file in", directory, errno) }
-        let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let (fd, temporary) = try createTemporary(in: directory, hint: hint)
         var complete = false
         defer { if !complete { unlink(temporary) } }
         defer { close(fd) }
@@ -146,13 +148,30 @@ public enum AtomicFile {
             return nil
         }
         if let failure { throw WriteError("write", temporary, failure) }
-        // Readable like a file created with the usual umask, not mkstemp's 0600.
-        let mask = umask(0)
-        umask(mask)
-        fchmod(fd, 0o666 & ~mask)
         guard fsync(fd) == 0 else { throw WriteError("fsync", temporary, errno) }
         complete = true
         return temporary
+    }
+
+    /// Creates a file no one else has opened (``FilePath/createNewFile()``), named `.hint.` and six
+    /// random letters or digits, in `directory`; a name that exists is drawn again, as mkstemp(3)
+    /// does.
+    /// - Returns: The open descriptor and the file's path.
+    private static func createTemporary(in directory: String, hint: String) throws(WriteError) -> (Int32, String) {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+        var random = SystemRandomNumberGenerator()
+        for _ in 0..<100 {
+            let suffix = String((0..<6).map { _ in alphabet[Int(random.next(upperBound: UInt(alphabet.count)))] })
+            let temporary = directory + "/." + hint + "." + suffix
+            do {
+                return (try FilePath(temporary).createNewFile(), temporary)
+            } catch .fileExists {
+                continue
+            } catch {
+                throw WriteError(operation: "create a temporary file in", path: directory, reason: .system(error))
+            }
+        }
+        throw WriteError("create a temporary file in", directory, EEXIST)
     }
 
     /// The rename is durable only once the directory entry is on disk.

@@ -18,6 +18,24 @@ import Testing
         }
     }
 
+    /// A written file gets the mode any file the process creates gets, 0666 less the umask (read
+    /// from /proc, which leaves it as it is), both new and replacing one of another mode.
+    @Test func writtenFilesTakeTheUmasksMode() throws {
+        let status = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
+        let line = try #require(status.split(separator: "\n").first { $0.hasPrefix("Umask:") })
+        let umask = try #require(Int(line.dropFirst("Umask:".count).trimmingCharacters(in: .whitespaces), radix: 8))
+        let directory = try TemporaryDirectory()
+        let path = directory.path + "/out.csv"
+        try "old\n".write(toFile: path, atomically: false, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
+        try AtomicFile.write("new\n", to: path)
+        let names = try AtomicFile.createNew([("csv", "a\n")], in: directory.path, baseName: "export")
+        for file in [path, directory.path + "/" + names[0]] {
+            let mode = try #require(FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int)
+            #expect(mode == 0o666 & ~umask, "\(file): \(String(mode, radix: 8))")
+        }
+    }
+
     @Test func refusesToReplaceAFIFOADirectoryOrASymbolicLink() throws {
         let directory = try TemporaryDirectory()
         let fifo = directory.path + "/fifo"
