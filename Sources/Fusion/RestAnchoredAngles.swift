@@ -137,10 +137,14 @@ struct RestAnchoredAngles {
                 largestRestWander = max(largestRestWander, wanderHigh - wanderLow)
             }
         }
+        // The accelerometer between still phases helps weigh the gyro's gain only where its own
+        // errors are known to be small (a calibrated shank sensor) and the lever arm is the
+        // shank's alone (no thigh sensor, whose knee may itself be accelerated).
+        let movement = uncalibrated.shank == nil && geometry.leg == nil ? geometry.shank : nil
         values = Self.joined(
             filterAngles: filterAngles, anchored: anchored,
             phases: anchors.map { (first: $0.run.lowerBound, last: $0.run.upperBound - 1) },
-            turns: GyroTurns(points, rate: geometry.rate), points: points)
+            turns: GyroTurns(points, rate: geometry.rate), points: points, movement: movement)
     }
 
     /// The angles from the filter's and the accelerometer's (`anchored`, at the still `phases`,
@@ -149,7 +153,7 @@ struct RestAnchoredAngles {
     /// next still phase spread evenly in time; before the first and after the last, the filter's.
     private static func joined(
         filterAngles: [Double], anchored measured: [Double], phases: [(first: Int, last: Int)], turns: GyroTurns,
-        points: ArraySlice<TracePoint>
+        points: ArraySlice<TracePoint>, movement: Mounting?
     ) -> [Double] {
         let gyro = turns.angles, base = points.startIndex
         // Within a still phase, the accelerometer's angle where its window lies whole within the
@@ -167,7 +171,7 @@ struct RestAnchoredAngles {
                 corrected[index] = measured[late] + (gyro[index] - gyro[late])
             }
         }
-        let gain = 1 + Self.gyroGainError(phases, angles: corrected, turns: turns, points: points)
+        let gain = 1 + Self.gyroGainError(phases, angles: corrected, turns: turns, points: points, movement: movement)
         func path(from anchor: Int, to index: Int) -> Double {
             corrected[anchor] + gain * (gyro[index] - gyro[anchor])
         }
@@ -198,24 +202,93 @@ struct RestAnchoredAngles {
     /// turn, plus the residual bias's drift. A leg held up after an extension shows it to a few
     /// hundredths of a percent; phases at one pose show nothing of it, and the estimate stays near
     /// nil, the prior of ``AccelerometerPoseErrors/gyroGainSigma``.
+    ///
+    /// With `movement` (a calibrated shank sensor's mounting) every sample between the two phases
+    /// shows it as well: its accelerometer angle less the path from the first phase is the gain
+    /// error times the turn, plus the drift, plus the lever arm's accelerations seen through the
+    /// angle. Those are linear in the sensor's unknown position from the knee's axis, which is
+    /// fitted with the rest, so an extension that is never held still shows its gain too.
     private static func gyroGainError(
-        _ phases: [(first: Int, last: Int)], angles: [Double], turns: GyroTurns, points: ArraySlice<TracePoint>
+        _ phases: [(first: Int, last: Int)], angles: [Double], turns: GyroTurns, points: ArraySlice<TracePoint>,
+        movement: Mounting?
     ) -> Double {
-        let gainSigma = AccelerometerPoseErrors.gyroGainSigma
         let inclination = AccelerometerPoseErrors.inclinationSigma
-        var precision = 1 / (gainSigma * gainSigma), information = 0.0
-        for (before, after) in zip(phases, phases.dropFirst())
-        where turns.isComplete(from: before.last, to: after.first) {
-            let turn = turns.angles[after.first] - turns.angles[before.last]
-            let difference = angles[after.first] - angles[before.last] - turn
-            let seconds = points[points.startIndex + after.first].time - points[points.startIndex + before.last].time
-            let drift = AccelerometerPoseErrors.biasSigma * seconds
-            let variance = 2 * inclination * inclination + drift * drift
-            precision += turn * turn / variance
-            information += turn * difference / variance
+        let pairs = zip(phases, phases.dropFirst()).filter { turns.isComplete(from: $0.0.last, to: $0.1.first) }
+        // Unknowns: the gain error, the sensor's lever arm from the knee along the shin and forward
+        // axes (metres), and each pair's residual bias (°/s), under their priors.
+        let count = 3 + pairs.count
+        var precision = (0..<count).map { row in (0..<count).map { $0 == row ? 1.0 : 0 } }
+        var information = [Double](repeating: 0, count: count)
+        let priors =
+            [AccelerometerPoseErrors.gyroGainSigma, Self.leverArmSigma, Self.leverArmSigma]
+            + [Double](repeating: AccelerometerPoseErrors.biasSigma, count: pairs.count)
+        for (index, sigma) in priors.enumerated() { precision[index][index] = 1 / (sigma * sigma) }
+        func observe(_ row: [(Int, Double)], _ value: Double, variance: Double) {
+            for (i, a) in row {
+                information[i] += a * value / variance
+                for (j, b) in row { precision[i][j] += a * b / variance }
+            }
         }
-        return information / precision
+        let base = points.startIndex
+        for (pair, (before, after)) in pairs.enumerated() {
+            let start = before.last, startTime = points[base + start].time
+            let turn = turns.angles[after.first] - turns.angles[start]
+            observe(
+                [(0, turn), (3 + pair, points[base + after.first].time - startTime)],
+                angles[after.first] - angles[start] - turn, variance: 2 * inclination * inclination)
+            guard let movement, after.first > start + 2 else { continue }
+            // Between the two, the accelerometer's angle is the gyro's path plus the lever arm's
+            // accelerations: tangential α (h × p) and centripetal −ω² p, seen through the angle's
+            // gradient with respect to the acceleration.
+            let hinge = movement.hingeAxis, shin = movement.shinAxis, forward = movement.forwardAxis
+            let radians = Double.pi / 180
+            for index in (start + 1)..<after.first {
+                let point = points[base + index]
+                let previous = points[base + index - 1], next = points[base + index + 1]
+                let rate = point.rotationRate.dot(hinge) * radians
+                let acceleration =
+                    (next.rotationRate.dot(hinge) - previous.rotationRate.dot(hinge)) * radians
+                    / (next.time - previous.time)
+                let along = point.acceleration.dot(shin), ahead = point.acceleration.dot(forward)
+                let planar = along * along + ahead * ahead
+                // An acceleration mostly off the sagittal plane, or a leg in free fall, gives its
+                // angle no footing.
+                guard planar > 0.25 else { continue }
+                let gradient = (forward * along - shin * ahead) * (1 / (planar * radians))
+                func lever(_ axis: Vector3) -> Double {
+                    (hinge.cross(axis) * acceleration - axis * (rate * rate)).dot(gradient) / Self.standardGravity
+                }
+                let path = angles[start] + turns.angles[index] - turns.angles[start]
+                let measured =
+                    path + AngleUnwrapper.halfTurn(movement.sagittalAngle(gravity: point.acceleration) - path)
+                let shinLever = lever(shin), forwardLever = lever(forward)
+                let typical = Self.typicalLeverArm * (shinLever * shinLever + forwardLever * forwardLever).squareRoot()
+                observe(
+                    [
+                        (0, turns.angles[index] - turns.angles[start]), (1, shinLever), (2, forwardLever),
+                        (3 + pair, point.time - startTime),
+                    ],
+                    measured - path,
+                    variance: Self.movingSigma * Self.movingSigma + Self.leverModelShare * Self.leverModelShare
+                        * typical * typical)
+            }
+        }
+        return solve(precision, information)?[0] ?? 0
     }
+
+    /// Spread of each component of the sensor's position from the knee's axis, metres: it is
+    /// strapped on the shin, within a shank's length of the knee.
+    static let leverArmSigma = 0.3
+    /// A typical distance of the sensor from the knee's axis, metres, for the lever-arm term's noise.
+    static let typicalLeverArm = 0.15
+    /// Noise of one sample's accelerometer angle during a movement, degrees: the MPU-6050's noise at
+    /// the 44 Hz low-pass, about 3.5 mg.
+    static let movingSigma = 0.25
+    /// The share of the lever arm's effect that its model may miss: the rate's derivative is a
+    /// noisy difference, the hinge not quite a hinge.
+    static let leverModelShare = 0.1
+    /// m/s² per g: the accelerometer reads in g.
+    static let standardGravity = 9.80665
 
     /// A still phase that anchors the angle.
     private struct Anchor {

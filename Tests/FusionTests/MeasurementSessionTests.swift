@@ -227,6 +227,23 @@ struct MeasurementSessionTests {
         #expect(abs(result.range - 88) < 0.25, "scale \(scale): range \(result.range)")
     }
 
+    /// A calibrated leg's extension that sags from its peak and returns without ever holding still
+    /// (the gyro 1 % off, as a part's clock may be): no still phase but the rests shows the gyro's
+    /// gain, and the rests, at one pose, show nothing of it. The accelerometer during the movement,
+    /// less the lever arm's accelerations, shows it.
+    @Test(arguments: [0.99, 1.01])
+    func aGyroGainErrorIsReadFromTheMovementWhenNothingIsHeld(scale: Double) throws {
+        let motion = KneeMotion(keyframes: [(2.5, 0), (3.3, 85), (3.9, 83), (4.9, 0), (8, 0)])
+        var imu = imu(motion, mounting: Vector3(0.2, -0.4, 0.3))
+        imu.gyroScale = Vector3(scale, scale, scale)
+        let session = measure(imu.samples(until: imu.motion.duration + 3), mounting: imu.trueMounting)
+        let result = try #require(session.result())
+        #expect(session.phase == .finished(.returned))
+        #expect(result.flags.isEmpty)
+        #expect(abs(result.maximum - 85) < 0.2, "scale \(scale): maximum \(result.maximum)")
+        #expect(abs(result.range - 85) < 0.25, "scale \(scale): range \(result.range)")
+    }
+
     @Test func aLegThatNeverStillsAfterTheReturnEndsByItselfFlagged() throws {
         // The thigh keeps rocking ±3° every 2 s after the return: never at rest.
         var motion = KneeMotion.kneeExtension(peak: 70, still: 2.5)
