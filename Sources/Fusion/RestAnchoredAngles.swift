@@ -214,81 +214,67 @@ struct RestAnchoredAngles {
     ) -> Double {
         let inclination = AccelerometerPoseErrors.inclinationSigma
         let pairs = zip(phases, phases.dropFirst()).filter { turns.isComplete(from: $0.0.last, to: $0.1.first) }
-        // Unknowns: the gain error, the sensor's lever arm from the knee along the shin and forward
-        // axes (metres), and each pair's residual bias (°/s), under their priors.
+        // Unknowns: the gain error, the sensor's position from the knee's axis along the shin and
+        // forward axes (metres), and each pair's residual bias (°/s), under their priors.
         let count = 3 + pairs.count
-        var precision = (0..<count).map { row in (0..<count).map { $0 == row ? 1.0 : 0 } }
-        var information = [Double](repeating: 0, count: count)
         let priors =
-            [AccelerometerPoseErrors.gyroGainSigma, Self.leverArmSigma, Self.leverArmSigma]
+            [AccelerometerPoseErrors.gyroGainSigma, LeverArm.positionSigma, LeverArm.positionSigma]
             + [Double](repeating: AccelerometerPoseErrors.biasSigma, count: pairs.count)
-        for (index, sigma) in priors.enumerated() { precision[index][index] = 1 / (sigma * sigma) }
-        func observe(_ row: [(Int, Double)], _ value: Double, variance: Double) {
-            for (i, a) in row {
-                information[i] += a * value / variance
-                for (j, b) in row { precision[i][j] += a * b / variance }
+        let base = points.startIndex, radians = Double.pi / 180
+        // The lever arm's lean is linear in the position only near a guess of it: a brisk movement
+        // leans the angle by several degrees. The first pass guesses nil, the second the first's fit.
+        var position = (shin: 0.0, forward: 0.0)
+        var unknowns = [Double](repeating: 0, count: count)
+        for _ in 0..<(movement == nil ? 1 : 2) {
+            var precision = (0..<count).map { row in (0..<count).map { $0 == row ? 1 / (priors[row] * priors[row]) : 0 }
             }
-        }
-        let base = points.startIndex
-        for (pair, (before, after)) in pairs.enumerated() {
-            let start = before.last, startTime = points[base + start].time
-            let turn = turns.angles[after.first] - turns.angles[start]
-            observe(
-                [(0, turn), (3 + pair, points[base + after.first].time - startTime)],
-                angles[after.first] - angles[start] - turn, variance: 2 * inclination * inclination)
-            guard let movement, after.first > start + 2 else { continue }
-            // Between the two, the accelerometer's angle is the gyro's path plus the lever arm's
-            // accelerations: tangential α (h × p) and centripetal −ω² p, seen through the angle's
-            // gradient with respect to the acceleration.
-            let hinge = movement.hingeAxis, shin = movement.shinAxis, forward = movement.forwardAxis
-            let radians = Double.pi / 180
-            for index in (start + 1)..<after.first {
-                let point = points[base + index]
-                let previous = points[base + index - 1], next = points[base + index + 1]
-                let rate = point.rotationRate.dot(hinge) * radians
-                let acceleration =
-                    (next.rotationRate.dot(hinge) - previous.rotationRate.dot(hinge)) * radians
-                    / (next.time - previous.time)
-                let along = point.acceleration.dot(shin), ahead = point.acceleration.dot(forward)
-                let planar = along * along + ahead * ahead
-                // An acceleration mostly off the sagittal plane, or a leg in free fall, gives its
-                // angle no footing.
-                guard planar > 0.25 else { continue }
-                let gradient = (forward * along - shin * ahead) * (1 / (planar * radians))
-                func lever(_ axis: Vector3) -> Double {
-                    (hinge.cross(axis) * acceleration - axis * (rate * rate)).dot(gradient) / Self.standardGravity
+            var information = [Double](repeating: 0, count: count)
+            func observe(_ row: [(Int, Double)], _ value: Double, variance: Double) {
+                for (i, a) in row {
+                    information[i] += a * value / variance
+                    for (j, b) in row { precision[i][j] += a * b / variance }
                 }
-                let path = angles[start] + turns.angles[index] - turns.angles[start]
-                let measured =
-                    path + AngleUnwrapper.halfTurn(movement.sagittalAngle(gravity: point.acceleration) - path)
-                let shinLever = lever(shin), forwardLever = lever(forward)
-                let typical = Self.typicalLeverArm * (shinLever * shinLever + forwardLever * forwardLever).squareRoot()
-                observe(
-                    [
-                        (0, turns.angles[index] - turns.angles[start]), (1, shinLever), (2, forwardLever),
-                        (3 + pair, point.time - startTime),
-                    ],
-                    measured - path,
-                    variance: Self.movingSigma * Self.movingSigma + Self.leverModelShare * Self.leverModelShare
-                        * typical * typical)
             }
+            for (pair, (before, after)) in pairs.enumerated() {
+                let start = before.last, startTime = points[base + start].time
+                let turn = turns.angles[after.first] - turns.angles[start]
+                observe(
+                    [(0, turn), (3 + pair, points[base + after.first].time - startTime)],
+                    angles[after.first] - angles[start] - turn, variance: 2 * inclination * inclination)
+                guard let movement, after.first > start + 2 else { continue }
+                // Between the two, the accelerometer less the lever arm's acceleration at the guess
+                // reads the gyro's path plus the lean of what the guess missed.
+                let hinge = movement.hingeAxis
+                for index in (start + 1)..<after.first {
+                    let point = points[base + index]
+                    let previous = points[base + index - 1], next = points[base + index + 1]
+                    let rate = point.rotationRate.dot(hinge) * radians
+                    let angularAcceleration =
+                        (next.rotationRate.dot(hinge) - previous.rotationRate.dot(hinge)) * radians
+                        / (next.time - previous.time)
+                    let gravity =
+                        point.acceleration
+                        - LeverArm.acceleration(
+                            shin: position.shin, forward: position.forward, rate: rate,
+                            angularAcceleration: angularAcceleration, mounting: movement)
+                    guard
+                        let lean = LeverArm.lean(
+                            at: gravity, rate: rate, angularAcceleration: angularAcceleration, mounting: movement)
+                    else { continue }
+                    let turn = turns.angles[index] - turns.angles[start], path = angles[start] + turn
+                    let measured = path + AngleUnwrapper.halfTurn(movement.sagittalAngle(gravity: gravity) - path)
+                    observe(
+                        [(0, turn), (1, lean.shin), (2, lean.forward), (3 + pair, point.time - startTime)],
+                        measured - path + lean.shin * position.shin + lean.forward * position.forward,
+                        variance: lean.variance)
+                }
+            }
+            guard let solution = solve(precision, information) else { break }
+            unknowns = solution
+            position = (unknowns[1], unknowns[2])
         }
-        return solve(precision, information)?[0] ?? 0
+        return unknowns[0]
     }
-
-    /// Spread of each component of the sensor's position from the knee's axis, metres: it is
-    /// strapped on the shin, within a shank's length of the knee.
-    static let leverArmSigma = 0.3
-    /// A typical distance of the sensor from the knee's axis, metres, for the lever-arm term's noise.
-    static let typicalLeverArm = 0.15
-    /// Noise of one sample's accelerometer angle during a movement, degrees: the MPU-6050's noise at
-    /// the 44 Hz low-pass, about 3.5 mg.
-    static let movingSigma = 0.25
-    /// The share of the lever arm's effect that its model may miss: the rate's derivative is a
-    /// noisy difference, the hinge not quite a hinge.
-    static let leverModelShare = 0.1
-    /// m/s² per g: the accelerometer reads in g.
-    static let standardGravity = 9.80665
 
     /// A still phase that anchors the angle.
     private struct Anchor {
