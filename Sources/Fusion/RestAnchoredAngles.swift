@@ -214,37 +214,27 @@ struct RestAnchoredAngles {
     ) -> Double {
         let inclination = AccelerometerPoseErrors.inclinationSigma
         let pairs = zip(phases, phases.dropFirst()).filter { turns.isComplete(from: $0.0.last, to: $0.1.first) }
+        let base = points.startIndex, radians = Double.pi / 180
         // Unknowns: the gain error, the sensor's position from the knee's axis along the shin and
         // forward axes (metres), and each pair's residual bias (°/s), under their priors.
         let count = 3 + pairs.count
         let priors =
             [AccelerometerPoseErrors.gyroGainSigma, LeverArm.positionSigma, LeverArm.positionSigma]
             + [Double](repeating: AccelerometerPoseErrors.biasSigma, count: pairs.count)
-        let base = points.startIndex, radians = Double.pi / 180
-        // The lever arm's lean is linear in the position only near a guess of it: a brisk movement
-        // leans the angle by several degrees. The first pass guesses nil, the second the first's fit.
-        var position = (shin: 0.0, forward: 0.0)
-        var unknowns = [Double](repeating: 0, count: count)
-        for _ in 0..<(movement == nil ? 1 : 2) {
-            var precision = (0..<count).map { row in (0..<count).map { $0 == row ? 1 / (priors[row] * priors[row]) : 0 }
-            }
-            var information = [Double](repeating: 0, count: count)
-            func observe(_ row: [(Int, Double)], _ value: Double, variance: Double) {
-                for (i, a) in row {
-                    information[i] += a * value / variance
-                    for (j, b) in row { precision[i][j] += a * b / variance }
-                }
-            }
-            for (pair, (before, after)) in pairs.enumerated() {
+        let stillPairs = pairs.enumerated().map { pair, phases in
+            let start = phases.0.last, end = phases.1.first
+            let turn = turns.angles[end] - turns.angles[start]
+            return GainObservation(
+                row: [(0, turn), (3 + pair, points[base + end].time - points[base + start].time)],
+                value: angles[end] - angles[start] - turn, variance: 2 * inclination * inclination)
+        }
+        // Between two still phases, the accelerometer less the lever arm's acceleration at a guess
+        // of the position reads the gyro's path plus the lean of what the guess missed.
+        func moving(about position: (shin: Double, forward: Double), _ movement: Mounting) -> [GainObservation] {
+            var observations: [GainObservation] = []
+            let hinge = movement.hingeAxis
+            for (pair, (before, after)) in pairs.enumerated() where after.first > before.last + 2 {
                 let start = before.last, startTime = points[base + start].time
-                let turn = turns.angles[after.first] - turns.angles[start]
-                observe(
-                    [(0, turn), (3 + pair, points[base + after.first].time - startTime)],
-                    angles[after.first] - angles[start] - turn, variance: 2 * inclination * inclination)
-                guard let movement, after.first > start + 2 else { continue }
-                // Between the two, the accelerometer less the lever arm's acceleration at the guess
-                // reads the gyro's path plus the lean of what the guess missed.
-                let hinge = movement.hingeAxis
                 for index in (start + 1)..<after.first {
                     let point = points[base + index]
                     let previous = points[base + index - 1], next = points[base + index + 1]
@@ -263,17 +253,59 @@ struct RestAnchoredAngles {
                     else { continue }
                     let turn = turns.angles[index] - turns.angles[start], path = angles[start] + turn
                     let measured = path + AngleUnwrapper.halfTurn(movement.sagittalAngle(gravity: gravity) - path)
-                    observe(
-                        [(0, turn), (1, lean.shin), (2, lean.forward), (3 + pair, point.time - startTime)],
-                        measured - path + lean.shin * position.shin + lean.forward * position.forward,
-                        variance: lean.variance)
+                    observations.append(
+                        GainObservation(
+                            row: [(0, turn), (1, lean.shin), (2, lean.forward), (3 + pair, point.time - startTime)],
+                            value: measured - path + lean.shin * position.shin + lean.forward * position.forward,
+                            variance: lean.variance))
                 }
             }
-            guard let solution = solve(precision, information) else { break }
-            unknowns = solution
-            position = (unknowns[1], unknowns[2])
+            return observations
         }
+        // The posterior mean, the moving samples' variances taken `scale` times.
+        func fit(_ moving: [GainObservation], scale: Double) -> [Double]? {
+            var precision = (0..<count).map { row in
+                (0..<count).map { $0 == row ? 1 / (priors[row] * priors[row]) : 0 }
+            }
+            var information = [Double](repeating: 0, count: count)
+            for (observations, scale) in [(stillPairs, 1.0), (moving, scale)] {
+                for observation in observations {
+                    let variance = observation.variance * scale
+                    for (i, a) in observation.row {
+                        information[i] += a * observation.value / variance
+                        for (j, b) in observation.row { precision[i][j] += a * b / variance }
+                    }
+                }
+            }
+            return solve(precision, information)
+        }
+        guard var unknowns = fit([], scale: 1) else { return 0 }
+        guard let movement else { return unknowns[0] }
+        // The lean is linear in the position only near a guess of it (a brisk movement leans the
+        // angle by several degrees): the still phases' fit guesses nil, the next the first's fit.
+        var observations: [GainObservation] = []
+        for _ in 0..<2 {
+            observations = moving(about: (unknowns[1], unknowns[2]), movement)
+            unknowns = fit(observations, scale: 1) ?? unknowns
+        }
+        // A leg that is not the model's (skin sliding over the muscle, a knee turning off its hinge)
+        // leaves the moving samples farther from the fit than their noise: they then count for as
+        // much less as their scatter says.
+        let misfit =
+            observations.reduce(0) { sum, observation in
+                let residual = observation.value - observation.row.reduce(0) { $0 + $1.1 * unknowns[$1.0] }
+                return sum + residual * residual / observation.variance
+            } / Double(max(observations.count, 1))
+        if misfit > 1, let refit = fit(observations, scale: misfit) { unknowns = refit }
         return unknowns[0]
+    }
+
+    /// One observation of the gyro's gain error: its coefficients on the unknowns, its value and
+    /// variance.
+    private struct GainObservation {
+        var row: [(Int, Double)]
+        var value: Double
+        var variance: Double
     }
 
     /// A still phase that anchors the angle.
