@@ -1,6 +1,13 @@
 /// The gyros' turn of an angle since the first of some points, degrees, at each point, and how
-/// many gaps (lost samples) lie before it: across one the rate is taken to change linearly
-/// (``GyroIntegration``), a guess several degrees off at a fast movement's peak.
+/// many gaps (lost samples) lie before it.
+///
+/// An MPU-6050 sample is the low-passed rate at its instant (the filter's output read at the
+/// sample rate), as its accelerometer sample is the low-passed force at the same instant. So
+/// between two samples the rate is taken to change linearly, the trapezoid: the causal filter's
+/// step, the later sample held over the period (``GyroIntegration``), runs half a period ahead of
+/// the accelerometer, 0.5° at 200 °/s, which the still phases' angles and the movement's samples
+/// would read as gain. Across a gap the same line is a guess, several degrees off at a fast
+/// movement's peak.
 struct GyroTurns {
     var angles: [Double]
     var gapsBefore: [Int]
@@ -14,9 +21,7 @@ struct GyroTurns {
             let current = rate(point)
             if let previous {
                 let interval = point.time - previous.time
-                angles[offset] =
-                    angles[offset - 1]
-                    + GyroIntegration.turn(current, previous: previous.rate, interval: interval, period: period)
+                angles[offset] = angles[offset - 1] + (previous.rate + current) / 2 * interval
                 let isGap = GyroIntegration.isGap(interval: interval, period: period)
                 gapsBefore[offset] = gapsBefore[offset - 1] + (isGap ? 1 : 0)
             }
