@@ -11,9 +11,11 @@
 struct GyroTurns {
     var angles: [Double]
     var gapsBefore: [Int]
+    /// The sensor's sample period, seconds: the shortest interval between two points.
+    var period: Double
 
     init(_ points: ArraySlice<TracePoint>, rate: (TracePoint) -> Double) {
-        let period = zip(points.dropFirst(), points).map { $0.time - $1.time }.filter { $0 > 0 }.min() ?? 0
+        period = zip(points.dropFirst(), points).map { $0.time - $1.time }.filter { $0 > 0 }.min() ?? 0
         angles = [Double](repeating: 0, count: points.count)
         gapsBefore = [Int](repeating: 0, count: points.count)
         var previous: (time: Double, rate: Double)?

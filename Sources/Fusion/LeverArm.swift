@@ -19,6 +19,18 @@ enum LeverArm {
     /// Noise of one sample's accelerometer angle during a movement, degrees: the MPU-6050's noise at
     /// the 44 Hz low-pass, about 3.5 mg.
     static let angleSigma = 0.25
+    /// Seconds over which the moving samples' errors are one: what the model misses (the rate's
+    /// derivative, a hinge axis a degree off, skin moving over the muscle) changes with the
+    /// movement, not from one sample to the next, so the samples of a tenth of a second count as
+    /// one observation rather than twenty at 200 Hz. Counted as independent, a movement's hundreds of
+    /// samples would outweigh the still phases with a pattern they share.
+    static let correlationSeconds = 0.1
+
+    /// How many samples `period` seconds apart count as one observation (at least 1).
+    static func correlatedSamples(period: Double) -> Double {
+        period > 0 ? max(1, correlationSeconds / period) : 1
+    }
+
     /// m/s² per g: the accelerometer reads in g.
     static let standardGravity = 9.80665
 

@@ -96,12 +96,20 @@ struct RestAnchoredAngles {
             guard let frame else { continue }
             anchors = anchors.filter { AccelerometerPoseErrors.isPlaceable($0[keyPath: prefix].last!, mounting: frame) }
         }
+        // The movements between still phases show the shank's errors at every pose they pass, where
+        // the lever arm is the shank's alone: not with a thigh sensor, whose knee may be accelerated
+        // itself, and whose seated thigh barely moves.
+        var shankErrors: AccelerometerPoseErrors.Errors?
         for (frame, prefix, rate, turn) in sensors {
+            let isShank = turn == \Anchor.shankTurn
             guard let frame,
-                let tilts = Self.accelerometerTilts(points, anchors.map { ($0.run, $0[keyPath: prefix]) }, frame, rate)
+                let errors = Self.accelerometerErrors(
+                    points, anchors.map { ($0.run, $0[keyPath: prefix]) }, frame, rate,
+                    withMovements: isShank && geometry.leg == nil)
             else { continue }
+            if isShank { shankErrors = errors }
             // A turn by +α about the hinge lowers the sagittal angle by α.
-            for (index, tilt) in tilts.enumerated() {
+            for (index, tilt) in errors.tilts.enumerated() {
                 anchors[index][keyPath: turn] = frame.hingeAxis * (tilt * Double.pi / 180)
             }
         }
@@ -137,10 +145,12 @@ struct RestAnchoredAngles {
                 largestRestWander = max(largestRestWander, wanderHigh - wanderLow)
             }
         }
-        // The accelerometer between still phases helps weigh the gyro's gain only where its own
-        // errors are known to be small (a calibrated shank sensor) and the lever arm is the
-        // shank's alone (no thigh sensor, whose knee may itself be accelerated).
-        let movement = uncalibrated.shank == nil && geometry.leg == nil ? geometry.shank : nil
+        // The accelerometer between still phases weighs the gyro's gain where its own errors are
+        // small (a calibrated shank sensor) or estimated with the movements, and the lever arm is
+        // the shank's alone.
+        let movement =
+            geometry.leg == nil && (uncalibrated.shank == nil || shankErrors != nil)
+            ? Movement(mounting: geometry.shank, errors: shankErrors) : nil
         values = Self.joined(
             filterAngles: filterAngles, anchored: anchored,
             phases: anchors.map { (first: $0.run.lowerBound, last: $0.run.upperBound - 1) },
@@ -153,7 +163,7 @@ struct RestAnchoredAngles {
     /// next still phase spread evenly in time; before the first and after the last, the filter's.
     private static func joined(
         filterAngles: [Double], anchored measured: [Double], phases: [(first: Int, last: Int)], turns: GyroTurns,
-        points: ArraySlice<TracePoint>, movement: Mounting?
+        points: ArraySlice<TracePoint>, movement: Movement?
     ) -> [Double] {
         let gyro = turns.angles, base = points.startIndex
         // Within a still phase, the accelerometer's angle where its window lies whole within the
@@ -210,7 +220,7 @@ struct RestAnchoredAngles {
     /// fitted with the rest, so an extension that is never held still shows its gain too.
     private static func gyroGainError(
         _ phases: [(first: Int, last: Int)], angles: [Double], turns: GyroTurns, points: ArraySlice<TracePoint>,
-        movement: Mounting?
+        movement: Movement?
     ) -> Double {
         let inclination = AccelerometerPoseErrors.inclinationSigma
         let pairs = zip(phases, phases.dropFirst()).filter { turns.isComplete(from: $0.0.last, to: $0.1.first) }
@@ -230,9 +240,9 @@ struct RestAnchoredAngles {
         }
         // Between two still phases, the accelerometer less the lever arm's acceleration at a guess
         // of the position reads the gyro's path plus the lean of what the guess missed.
-        func moving(about position: (shin: Double, forward: Double), _ movement: Mounting) -> [GainObservation] {
+        func moving(about position: (shin: Double, forward: Double), _ movement: Movement) -> [GainObservation] {
             var observations: [GainObservation] = []
-            let hinge = movement.hingeAxis
+            let mounting = movement.mounting, hinge = mounting.hingeAxis
             for (pair, (before, after)) in pairs.enumerated() where after.first > before.last + 2 {
                 let start = before.last, startTime = points[base + start].time
                 for index in (start + 1)..<after.first {
@@ -246,13 +256,20 @@ struct RestAnchoredAngles {
                         point.acceleration
                         - LeverArm.acceleration(
                             shin: position.shin, forward: position.forward, rate: rate,
-                            angularAcceleration: angularAcceleration, mounting: movement)
+                            angularAcceleration: angularAcceleration, mounting: mounting)
                     guard
                         let lean = LeverArm.lean(
-                            at: gravity, rate: rate, angularAcceleration: angularAcceleration, mounting: movement)
+                            at: gravity, rate: rate, angularAcceleration: angularAcceleration, mounting: mounting)
                     else { continue }
+                    var tilt = 0.0
+                    if let errors = movement.errors {
+                        guard let estimated = errors.tilt(of: gravity, up: point.gravity, mounting: mounting)
+                        else { continue }
+                        tilt = estimated
+                    }
                     let turn = turns.angles[index] - turns.angles[start], path = angles[start] + turn
-                    let measured = path + AngleUnwrapper.halfTurn(movement.sagittalAngle(gravity: gravity) - path)
+                    let measured =
+                        path + AngleUnwrapper.halfTurn(mounting.sagittalAngle(gravity: gravity) - tilt - path)
                     observations.append(
                         GainObservation(
                             row: [(0, turn), (1, lean.shin), (2, lean.forward), (3 + pair, point.time - startTime)],
@@ -283,10 +300,11 @@ struct RestAnchoredAngles {
         guard let movement else { return unknowns[0] }
         // The lean is linear in the position only near a guess of it (a brisk movement leans the
         // angle by several degrees): the still phases' fit guesses nil, the next the first's fit.
+        let correlation = LeverArm.correlatedSamples(period: turns.period)
         var observations: [GainObservation] = []
         for _ in 0..<2 {
             observations = moving(about: (unknowns[1], unknowns[2]), movement)
-            unknowns = fit(observations, scale: 1) ?? unknowns
+            unknowns = fit(observations, scale: correlation) ?? unknowns
         }
         // A leg that is not the model's (skin sliding over the muscle, a knee turning off its hinge)
         // leaves the moving samples farther from the fit than their noise: they then count for as
@@ -296,8 +314,15 @@ struct RestAnchoredAngles {
                 let residual = observation.value - observation.row.reduce(0) { $0 + $1.1 * unknowns[$1.0] }
                 return sum + residual * residual / observation.variance
             } / Double(max(observations.count, 1))
-        if misfit > 1, let refit = fit(observations, scale: misfit) { unknowns = refit }
+        if misfit > 1, let refit = fit(observations, scale: correlation * misfit) { unknowns = refit }
         return unknowns[0]
+    }
+
+    /// What the movements between still phases are read with: the shank sensor's mounting, and,
+    /// uncalibrated, its accelerometer's errors, whose tilt at each sample's pose is taken out.
+    private struct Movement {
+        var mounting: Mounting
+        var errors: AccelerometerPoseErrors.Errors?
     }
 
     /// One observation of the gyro's gain error: its coefficients on the unknowns, its value and
@@ -404,14 +429,30 @@ struct RestAnchoredAngles {
         return largest
     }
 
-    /// Each still phase's estimated accelerometer tilt (degrees) for one sensor, from its averaged
-    /// accelerometer and its gyro's turn about the hinge integrated from the first point.
-    private static func accelerometerTilts(
+    /// One sensor's estimated accelerometer errors and each still phase's tilt (degrees), from its
+    /// averaged accelerometer and its gyro's turn about the hinge integrated from the first point;
+    /// `withMovements`, also from every sample between two still phases.
+    private static func accelerometerErrors(
         _ points: ArraySlice<TracePoint>, _ phases: [(run: Range<Int>, prefix: [Vector3])], _ mounting: Mounting,
-        _ rate: KeyPath<TracePoint, Vector3>
-    ) -> [Double]? {
+        _ rate: KeyPath<TracePoint, Vector3>, withMovements: Bool
+    ) -> AccelerometerPoseErrors.Errors? {
         let turns = GyroTurns(points) { $0[keyPath: rate].dot(mounting.hingeAxis) }
-        let base = points.startIndex
+        let base = points.startIndex, radians = Double.pi / 180
+        func hingeRate(_ point: TracePoint) -> Double { point[keyPath: rate].dot(mounting.hingeAxis) * radians }
+        var moving: [AccelerometerPoseErrors.MovingSample] = []
+        for (after, (from, to)) in zip(phases, phases.dropFirst()).enumerated()
+        where withMovements && turns.isComplete(from: from.run.upperBound - 1, to: to.run.lowerBound) {
+            for index in from.run.upperBound..<to.run.lowerBound {
+                let point = points[base + index]
+                let previous = points[base + index - 1], next = points[base + index + 1]
+                moving.append(
+                    AccelerometerPoseErrors.MovingSample(
+                        acceleration: point.acceleration, up: point.gravity, gyroAngle: turns.angles[index],
+                        time: point.time, rate: hingeRate(point),
+                        angularAcceleration: (hingeRate(next) - hingeRate(previous)) / (next.time - previous.time),
+                        after: after))
+            }
+        }
         let poses = phases.indices.map { index in
             let (run, prefix) = phases[index]
             let count = Double(run.count)
@@ -423,7 +464,14 @@ struct RestAnchoredAngles {
                 time: (points[base + run.lowerBound].time + points[base + run.upperBound - 1].time) / 2,
                 isTurnComplete: isTurnComplete)
         }
-        return AccelerometerPoseErrors.estimate(poses, mounting: mounting)
+        // The lever arm's lean is linear only near a guess of the position: nil, then the first fit's.
+        guard
+            let first = AccelerometerPoseErrors.estimate(
+                poses, mounting: mounting, moving: moving, samplePeriod: turns.period)
+        else { return nil }
+        guard !moving.isEmpty else { return first }
+        return AccelerometerPoseErrors.estimate(
+            poses, mounting: mounting, moving: moving, samplePeriod: turns.period, leverArm: first.leverArm)
     }
 
     /// The index ranges (relative to the slice's start) where the leg did not turn for at least
