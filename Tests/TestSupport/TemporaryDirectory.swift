@@ -11,7 +11,7 @@ public final class TemporaryDirectory {
         let base = NSTemporaryDirectory()
         var template = Array(((base.hasSuffix("/") ? base : base + "/") + "romdev-XXXXXX").utf8CString)
         guard mkdtemp(&template) != nil else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-        path = String(cString: template)
+        path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     deinit {
