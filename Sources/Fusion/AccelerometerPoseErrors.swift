@@ -38,15 +38,25 @@ enum AccelerometerPoseErrors {
         var isTurnComplete = true
     }
 
-    /// Spread of each accelerometer offset component, g: a typical part's 5–30 mg on each axis (an RMS
-    /// of 19 mg), well inside the datasheet's ±50 mg (x, y) and ±80 mg (z) for a fresh part.
-    static let offsetSigma = 0.02
-    /// Spread of the accelerometer's scale error on each axis: ±1.5 % on a typical part (half the
-    /// datasheet's ±3 % tolerance), a standard deviation of 0.9 %.
-    static let scaleSigma = 0.009
-    /// Spread of each cross-axis term (and misalignment) of the accelerometer: ±1 % typical, half the
-    /// datasheet's ±2 %.
-    static let crossAxisSigma = 0.006
+    /// How far an accelerometer's errors may be, before the session shows them.
+    struct Spreads: Sendable {
+        /// Of each offset component, g.
+        var offset: Double
+        /// Of each axis's scale error.
+        var scale: Double
+        /// Of each cross-axis term (and misalignment).
+        var crossAxis: Double
+
+        /// An uncalibrated part: a typical part's 5–30 mg on each axis (an RMS of 19 mg), well
+        /// inside the datasheet's ±50 mg (x, y) and ±80 mg (z); ±1.5 % scale (half the datasheet's
+        /// ±3 %), a standard deviation of 0.9 %; ±1 % cross-axis, half the datasheet's ±2 %.
+        static let uncalibrated = Spreads(offset: 0.02, scale: 0.009, crossAxis: 0.006)
+        /// What a calibration leaves: the offsets drift by about 0.5 mg/°C (the datasheet's ±35 mg
+        /// over 0…70 °C), so a session 5–10 °C warmer than the calibration carries a few mg; the
+        /// guided fit's matrix is good to a few tenths of a percent.
+        static let calibrated = Spreads(offset: 0.003, scale: 0.002, crossAxis: 0.002)
+    }
+
     /// Spread of the gyro's gain about the hinge: its scale error (±1.5 % typical, 0.9 %) and the
     /// sensor's sample clock (±1 %, 0.6 %) together.
     static let gyroGainSigma = 0.010
@@ -91,12 +101,14 @@ enum AccelerometerPoseErrors {
         var tilts: [Double]
         /// The sensor's position from the knee's axis along the shin and forward axes, metres.
         var leverArm: (shin: Double, forward: Double)
+        fileprivate var spreads: Spreads
 
         /// The tilt error (degrees) of `acceleration` read with the true gravity direction near
         /// `up`; `nil` when it has no inclination (see ``isPlaceable(_:mounting:)``).
         func tilt(of acceleration: Vector3, up: Vector3, mounting: Mounting) -> Double? {
             guard let gradient = AccelerometerPoseErrors.gradient(acceleration, mounting) else { return nil }
-            return zip(AccelerometerPoseErrors.row(gradient, up), unknowns).reduce(0) { $0 + $1.0 * $1.1 } * 180
+            return zip(AccelerometerPoseErrors.row(gradient, up, spreads), unknowns).reduce(0) { $0 + $1.0 * $1.1 }
+                * 180
                 / Double.pi
         }
     }
@@ -133,8 +145,8 @@ enum AccelerometerPoseErrors {
     ///   - leverArm: the guess of the sensor's position about which the lever arm's lean is taken
     ///     as linear: nil, then the first estimate's.
     static func estimate(
-        _ poses: [Pose], mounting: Mounting, moving: [MovingSample] = [], samplePeriod: Double = 0,
-        leverArm: (shin: Double, forward: Double) = (0, 0)
+        _ poses: [Pose], mounting: Mounting, spreads: Spreads, moving: [MovingSample] = [],
+        samplePeriod: Double = 0, leverArm: (shin: Double, forward: Double) = (0, 0)
     ) -> Errors? {
         let degrees = 180 / Double.pi
         // Whitened unknowns u ~ N(0, I): offset = σo·u[0..<3], matrix term (j, k) = σjk·u[3 + 3j + k],
@@ -157,7 +169,7 @@ enum AccelerometerPoseErrors {
             }
         }
         func tiltRow(_ gradient: Vector3, _ up: Vector3) -> [Double] {
-            Self.row(gradient, up) + [Double](repeating: 0, count: unknownCount - errorCount)
+            Self.row(gradient, up, spreads) + [Double](repeating: 0, count: unknownCount - errorCount)
         }
         for pose in poses {
             let magnitude = pose.acceleration.length
@@ -222,17 +234,18 @@ enum AccelerometerPoseErrors {
         return Errors(
             unknowns: unknowns,
             tilts: tilts.map { row in zip(row, unknowns).reduce(0) { $0 + $1.0 * $1.1 } * degrees },
-            leverArm: (unknowns[lever] * LeverArm.positionSigma, unknowns[lever + 1] * LeverArm.positionSigma))
+            leverArm: (unknowns[lever] * LeverArm.positionSigma, unknowns[lever + 1] * LeverArm.positionSigma),
+            spreads: spreads)
     }
 
     /// The coefficients on the whitened unknowns of `probe · (error at the true direction up)`:
     /// the error is offset + M·up, so probe·offset + Σ probe_j M_jk up_k.
-    private static func row(_ probe: Vector3, _ up: Vector3) -> [Double] {
+    private static func row(_ probe: Vector3, _ up: Vector3, _ spreads: Spreads) -> [Double] {
         var row = [Double](repeating: 0, count: errorCount)
         for j in 0..<3 {
-            row[j] = offsetSigma * probe[j]
+            row[j] = spreads.offset * probe[j]
             for k in 0..<3 {
-                row[3 + 3 * j + k] = (j == k ? scaleSigma : crossAxisSigma) * probe[j] * up[k]
+                row[3 + 3 * j + k] = (j == k ? spreads.scale : spreads.crossAxis) * probe[j] * up[k]
             }
         }
         return row

@@ -451,6 +451,20 @@ public struct MeasurementSession: Sendable {
     /// Where the knee angles come from: the thigh sensor when the session has one.
     public var kneeAngleSource: KneeAngleSource { thighFilter == nil ? .seatedAssumption : .thighSensor }
 
+    /// Which accelerometers' errors the result estimates from the session: an uncalibrated one's,
+    /// and with one sensor a calibrated one's too, within what a calibration leaves (the offsets'
+    /// drift with the die's warming). With the thigh sensor a calibrated pair is taken as it is: its
+    /// knee angle does not lean on one accelerometer's turn the way one sensor's does.
+    private func estimatedErrors(shank mounting: Mounting, leg: LegMounting?) -> RestAnchoredAngles.EstimatedErrors {
+        typealias Sensor = RestAnchoredAngles.EstimatedErrors.Sensor
+        guard let leg else {
+            return .init(shank: Sensor(mounting: mounting, spreads: calibration == nil ? .uncalibrated : .calibrated))
+        }
+        return .init(
+            shank: calibration == nil ? Sensor(mounting: leg.shank, spreads: .uncalibrated) : nil,
+            thigh: thighCalibration?.sensor == nil ? Sensor(mounting: leg.thigh, spreads: .uncalibrated) : nil)
+    }
+
     /// The measurement's result; `nil` until the session has finished.
     ///
     /// The angles are those of ``RestAnchoredAngles``: wherever the leg was held still the
@@ -465,9 +479,7 @@ public struct MeasurementSession: Sendable {
         var angles = RestAnchoredAngles(
             points: points, geometry: AngleGeometry(shank: mounting, leg: leg),
             minimumStillSeconds: parameters.stillAnchorSeconds, restTolerance: parameters.returnTolerance,
-            uncalibrated: RestAnchoredAngles.UncalibratedFrames(
-                shank: calibration == nil ? leg?.shank ?? mounting : nil,
-                thigh: thighCalibration?.sensor == nil ? leg?.thigh : nil))
+            estimated: estimatedErrors(shank: mounting, leg: leg))
         // Without a mounting the start pose defines 0, unless two boards strapped alike measure
         // the knee itself.
         if knownMounting == nil, leg == nil || hingeAxes != nil, let start = angles.values.first {

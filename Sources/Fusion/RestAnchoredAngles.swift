@@ -7,8 +7,9 @@
 /// - where the gyro says the leg is not turning for at least `minimumStillSeconds` (a *still phase*),
 ///   the inclination is the accelerometer's, averaged over a short centred window: with no rotation
 ///   and no movement it measures gravity alone (with a thigh sensor, both gyros must say so, and the
-///   angle is that of both averaged accelerometers); an uncalibrated accelerometer is taken less the
-///   tilt its errors are estimated to give it in that pose (see ``UncalibratedFrames``). Near the
+///   angle is that of both averaged accelerometers); an accelerometer whose errors are estimated
+///   (uncalibrated, or calibrated with one sensor: see ``EstimatedErrors``) is taken less the tilt
+///   they are estimated to give it in that pose. Near the
 ///   phase's ends, where the window would be cut short, the angle of the nearest whole window is
 ///   carried on by the gyro;
 /// - between two still phases, the gyros' turn of the angle, corrected by the gain error the
@@ -46,22 +47,26 @@ struct RestAnchoredAngles {
     /// 200 Hz, where the MPU-6050's noise averages to about 0.03°.
     static let averagingHalfWidth = 0.25
 
-    /// The sagittal frames in which uncalibrated accelerometers' tilts are estimated
-    /// (``AccelerometerPoseErrors``), each the ``Mounting`` the angle reads that sensor under; `nil`
-    /// for a calibrated sensor, or none, whose accelerometer is taken as it is.
-    struct UncalibratedFrames {
-        var shank: Mounting?
-        var thigh: Mounting?
+    /// The accelerometers whose errors' tilts are estimated (``AccelerometerPoseErrors``): each the
+    /// ``Mounting`` the angle reads that sensor under and how far its errors may be; `nil` for one
+    /// taken as it is.
+    struct EstimatedErrors {
+        struct Sensor {
+            var mounting: Mounting
+            var spreads: AccelerometerPoseErrors.Spreads
+        }
+        var shank: Sensor?
+        var thigh: Sensor?
     }
 
     /// - Parameters:
-    ///   - uncalibrated: the sensors whose accelerometers' tilts are estimated, pose by pose, from
+    ///   - estimated: the sensors whose accelerometers' tilts are estimated, pose by pose, from
     ///     the session itself. A thigh that barely turns in a session leaves its tilt to the prior,
     ///     about nil; it is then the same in every pose, and the knee angles carry it as a constant.
     ///   - restTolerance: degrees from the start pose within which a still phase is a rest.
     init(
         points: ArraySlice<TracePoint>, geometry: AngleGeometry, minimumStillSeconds: Double,
-        restTolerance: Double, uncalibrated: UncalibratedFrames
+        restTolerance: Double, estimated: EstimatedErrors
     ) {
         let filterAngles = MeasurementSession.filterAngles(points, geometry: geometry)
         let base = points.startIndex
@@ -89,28 +94,30 @@ struct RestAnchoredAngles {
             return anchor
         }
         let sensors = [
-            (uncalibrated.shank, \Anchor.prefix, \TracePoint.rotationRate, \Anchor.shankTurn),
-            (uncalibrated.thigh, \Anchor.thighPrefix, \TracePoint.thighRotationRate, \Anchor.thighTurn),
+            (estimated.shank, \Anchor.prefix, \TracePoint.rotationRate, \Anchor.shankTurn),
+            (estimated.thigh, \Anchor.thighPrefix, \TracePoint.thighRotationRate, \Anchor.thighTurn),
         ]
-        for (frame, prefix, _, _) in sensors {
-            guard let frame else { continue }
-            anchors = anchors.filter { AccelerometerPoseErrors.isPlaceable($0[keyPath: prefix].last!, mounting: frame) }
+        for (sensor, prefix, _, _) in sensors {
+            guard let sensor else { continue }
+            anchors = anchors.filter {
+                AccelerometerPoseErrors.isPlaceable($0[keyPath: prefix].last!, mounting: sensor.mounting)
+            }
         }
         // The movements between still phases show the shank's errors at every pose they pass, where
         // the lever arm is the shank's alone: not with a thigh sensor, whose knee may be accelerated
         // itself, and whose seated thigh barely moves.
         var shankErrors: AccelerometerPoseErrors.Errors?
-        for (frame, prefix, rate, turn) in sensors {
+        for (sensor, prefix, rate, turn) in sensors {
             let isShank = turn == \Anchor.shankTurn
-            guard let frame,
+            guard let sensor,
                 let errors = Self.accelerometerErrors(
-                    points, anchors.map { ($0.run, $0[keyPath: prefix]) }, frame, rate,
+                    points, anchors.map { ($0.run, $0[keyPath: prefix]) }, sensor, rate,
                     withMovements: isShank && geometry.leg == nil)
             else { continue }
             if isShank { shankErrors = errors }
             // A turn by +α about the hinge lowers the sagittal angle by α.
             for (index, tilt) in errors.tilts.enumerated() {
-                anchors[index][keyPath: turn] = frame.hingeAxis * (tilt * Double.pi / 180)
+                anchors[index][keyPath: turn] = sensor.mounting.hingeAxis * (tilt * Double.pi / 180)
             }
         }
         guard !anchors.isEmpty else {
@@ -149,7 +156,7 @@ struct RestAnchoredAngles {
         // small (a calibrated shank sensor) or estimated with the movements, and the lever arm is
         // the shank's alone.
         let movement =
-            geometry.leg == nil && (uncalibrated.shank == nil || shankErrors != nil)
+            geometry.leg == nil && (estimated.shank == nil || shankErrors != nil)
             ? Movement(mounting: geometry.shank, errors: shankErrors) : nil
         values = Self.joined(
             filterAngles: filterAngles, anchored: anchored,
@@ -318,8 +325,8 @@ struct RestAnchoredAngles {
         return unknowns[0]
     }
 
-    /// What the movements between still phases are read with: the shank sensor's mounting, and,
-    /// uncalibrated, its accelerometer's errors, whose tilt at each sample's pose is taken out.
+    /// What the movements between still phases are read with: the shank sensor's mounting, and its
+    /// accelerometer's estimated errors, whose tilt at each sample's pose is taken out.
     private struct Movement {
         var mounting: Mounting
         var errors: AccelerometerPoseErrors.Errors?
@@ -433,9 +440,10 @@ struct RestAnchoredAngles {
     /// averaged accelerometer and its gyro's turn about the hinge integrated from the first point;
     /// `withMovements`, also from every sample between two still phases.
     private static func accelerometerErrors(
-        _ points: ArraySlice<TracePoint>, _ phases: [(run: Range<Int>, prefix: [Vector3])], _ mounting: Mounting,
-        _ rate: KeyPath<TracePoint, Vector3>, withMovements: Bool
+        _ points: ArraySlice<TracePoint>, _ phases: [(run: Range<Int>, prefix: [Vector3])],
+        _ sensor: EstimatedErrors.Sensor, _ rate: KeyPath<TracePoint, Vector3>, withMovements: Bool
     ) -> AccelerometerPoseErrors.Errors? {
+        let mounting = sensor.mounting
         let turns = GyroTurns(points) { $0[keyPath: rate].dot(mounting.hingeAxis) }
         let base = points.startIndex, radians = Double.pi / 180
         func hingeRate(_ point: TracePoint) -> Double { point[keyPath: rate].dot(mounting.hingeAxis) * radians }
@@ -467,11 +475,12 @@ struct RestAnchoredAngles {
         // The lever arm's lean is linear only near a guess of the position: nil, then the first fit's.
         guard
             let first = AccelerometerPoseErrors.estimate(
-                poses, mounting: mounting, moving: moving, samplePeriod: turns.period)
+                poses, mounting: mounting, spreads: sensor.spreads, moving: moving, samplePeriod: turns.period)
         else { return nil }
         guard !moving.isEmpty else { return first }
         return AccelerometerPoseErrors.estimate(
-            poses, mounting: mounting, moving: moving, samplePeriod: turns.period, leverArm: first.leverArm)
+            poses, mounting: mounting, spreads: sensor.spreads, moving: moving, samplePeriod: turns.period,
+            leverArm: first.leverArm)
     }
 
     /// The index ranges (relative to the slice's start) where the leg did not turn for at least

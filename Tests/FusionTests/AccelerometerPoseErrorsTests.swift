@@ -55,7 +55,9 @@ struct AccelerometerPoseErrorsTests {
         for _ in 0..<10 {
             let mounting = randomMounting(&random)
             let poses = poses([0, 85, -2], device: Device(), mounting: mounting, random: &random, noisy: false)
-            let tilts = try #require(AccelerometerPoseErrors.estimate(poses, mounting: mounting)).tilts
+            let tilts = try #require(
+                AccelerometerPoseErrors.estimate(poses, mounting: mounting, spreads: .uncalibrated)
+            ).tilts
             #expect(tilts.count == 3)
             #expect(tilts.allSatisfy { abs($0) < 1e-9 })
         }
@@ -78,7 +80,9 @@ struct AccelerometerPoseErrorsTests {
             let poses = poses(
                 [start, start + truth, start + 4 * random.nextUnit() - 2], device: device,
                 mounting: mounting, random: &random)
-            let tilts = try #require(AccelerometerPoseErrors.estimate(poses, mounting: mounting)).tilts
+            let tilts = try #require(
+                AccelerometerPoseErrors.estimate(poses, mounting: mounting, spreads: .uncalibrated)
+            ).tilts
             let inclinations = poses.map { mounting.sagittalAngle(gravity: $0.acceleration) }
             let accelerometer = inclinations[1] - inclinations[0] - truth
             let gyro = poses[1].gyroAngle - poses[0].gyroAngle - truth
@@ -111,6 +115,6 @@ struct AccelerometerPoseErrorsTests {
             AccelerometerPoseErrors.Pose(acceleration: .unitZ, gyroAngle: 0, time: 0),
             AccelerometerPoseErrors.Pose(acceleration: .zero, gyroAngle: 80, time: 3),
         ]
-        #expect(AccelerometerPoseErrors.estimate(poses, mounting: mounting) == nil)
+        #expect(AccelerometerPoseErrors.estimate(poses, mounting: mounting, spreads: .uncalibrated) == nil)
     }
 }
