@@ -152,12 +152,9 @@ struct RestAnchoredAngles {
                 largestRestWander = max(largestRestWander, wanderHigh - wanderLow)
             }
         }
-        // The accelerometer between still phases weighs the gyro's gain where its own errors are
-        // small (a calibrated shank sensor) or estimated with the movements, and the lever arm is
-        // the shank's alone.
-        let movement =
-            geometry.leg == nil && (estimated.shank == nil || shankErrors != nil)
-            ? Movement(mounting: geometry.shank, errors: shankErrors) : nil
+        // The accelerometer between still phases weighs the gyro's gain where its errors were
+        // estimated with the movements: with one sensor, whose lever arm is the shank's alone.
+        let movement = geometry.leg == nil ? shankErrors.map { Movement(mounting: geometry.shank, errors: $0) } : nil
         values = Self.joined(
             filterAngles: filterAngles, anchored: anchored,
             phases: anchors.map { (first: $0.run.lowerBound, last: $0.run.upperBound - 1) },
@@ -220,8 +217,9 @@ struct RestAnchoredAngles {
     /// hundredths of a percent; phases at one pose show nothing of it, and the estimate stays near
     /// nil, the prior of ``AccelerometerPoseErrors/gyroGainSigma``.
     ///
-    /// With `movement` (a calibrated shank sensor's mounting) every sample between the two phases
-    /// shows it as well: its accelerometer angle less the path from the first phase is the gain
+    /// With `movement` (one sensor: its mounting and estimated errors) every sample between the two
+    /// phases shows it as well: its accelerometer angle, less its pose's tilt and the path from the
+    /// first phase, is the gain
     /// error times the turn, plus the drift, plus the lever arm's accelerations seen through the
     /// angle. Those are linear in the sensor's unknown position from the knee's axis, which is
     /// fitted with the rest, so an extension that is never held still shows its gain too.
@@ -231,7 +229,7 @@ struct RestAnchoredAngles {
     ) -> Double {
         let inclination = AccelerometerPoseErrors.inclinationSigma
         let pairs = zip(phases, phases.dropFirst()).filter { turns.isComplete(from: $0.0.last, to: $0.1.first) }
-        let base = points.startIndex, radians = Double.pi / 180
+        let base = points.startIndex
         // Unknowns: the gain error, the sensor's position from the knee's axis along the shin and
         // forward axes (metres), and each pair's residual bias (°/s), under their priors.
         let count = 3 + pairs.count
@@ -254,11 +252,7 @@ struct RestAnchoredAngles {
                 let start = before.last, startTime = points[base + start].time
                 for index in (start + 1)..<after.first {
                     let point = points[base + index]
-                    let previous = points[base + index - 1], next = points[base + index + 1]
-                    let rate = point.rotationRate.dot(hinge) * radians
-                    let angularAcceleration =
-                        (next.rotationRate.dot(hinge) - previous.rotationRate.dot(hinge)) * radians
-                        / (next.time - previous.time)
+                    let (rate, angularAcceleration) = Self.hingeTurn(points, at: index) { $0.rotationRate.dot(hinge) }
                     let gravity =
                         point.acceleration
                         - LeverArm.acceleration(
@@ -268,12 +262,8 @@ struct RestAnchoredAngles {
                         let lean = LeverArm.lean(
                             at: gravity, rate: rate, angularAcceleration: angularAcceleration, mounting: mounting)
                     else { continue }
-                    var tilt = 0.0
-                    if let errors = movement.errors {
-                        guard let estimated = errors.tilt(of: gravity, up: point.gravity, mounting: mounting)
-                        else { continue }
-                        tilt = estimated
-                    }
+                    guard let tilt = movement.errors.tilt(of: gravity, up: point.gravity, mounting: mounting)
+                    else { continue }
                     let turn = turns.angles[index] - turns.angles[start], path = angles[start] + turn
                     let measured =
                         path + AngleUnwrapper.halfTurn(mounting.sagittalAngle(gravity: gravity) - tilt - path)
@@ -329,7 +319,21 @@ struct RestAnchoredAngles {
     /// accelerometer's estimated errors, whose tilt at each sample's pose is taken out.
     private struct Movement {
         var mounting: Mounting
-        var errors: AccelerometerPoseErrors.Errors?
+        var errors: AccelerometerPoseErrors.Errors
+    }
+
+    /// The turn about the hinge at point `offset` of `points` (relative to the slice's start): the
+    /// rate (rad/s) that `hingeRate` reads in °/s, and its rate of change (rad/s²) differenced over
+    /// the neighbouring points.
+    private static func hingeTurn(
+        _ points: ArraySlice<TracePoint>, at offset: Int, hingeRate: (TracePoint) -> Double
+    ) -> (rate: Double, angularAcceleration: Double) {
+        let radians = Double.pi / 180, base = points.startIndex
+        let previous = points[base + offset - 1], next = points[base + offset + 1]
+        return (
+            hingeRate(points[base + offset]) * radians,
+            (hingeRate(next) - hingeRate(previous)) * radians / (next.time - previous.time)
+        )
     }
 
     /// One observation of the gyro's gain error: its coefficients on the unknowns, its value and
@@ -445,20 +449,19 @@ struct RestAnchoredAngles {
     ) -> AccelerometerPoseErrors.Errors? {
         let mounting = sensor.mounting
         let turns = GyroTurns(points) { $0[keyPath: rate].dot(mounting.hingeAxis) }
-        let base = points.startIndex, radians = Double.pi / 180
-        func hingeRate(_ point: TracePoint) -> Double { point[keyPath: rate].dot(mounting.hingeAxis) * radians }
+        let base = points.startIndex
         var moving: [AccelerometerPoseErrors.MovingSample] = []
         for (after, (from, to)) in zip(phases, phases.dropFirst()).enumerated()
         where withMovements && turns.isComplete(from: from.run.upperBound - 1, to: to.run.lowerBound) {
             for index in from.run.upperBound..<to.run.lowerBound {
                 let point = points[base + index]
-                let previous = points[base + index - 1], next = points[base + index + 1]
+                let (hingeRate, angularAcceleration) = Self.hingeTurn(points, at: index) {
+                    $0[keyPath: rate].dot(mounting.hingeAxis)
+                }
                 moving.append(
                     AccelerometerPoseErrors.MovingSample(
                         acceleration: point.acceleration, up: point.gravity, gyroAngle: turns.angles[index],
-                        time: point.time, rate: hingeRate(point),
-                        angularAcceleration: (hingeRate(next) - hingeRate(previous)) / (next.time - previous.time),
-                        after: after))
+                        time: point.time, rate: hingeRate, angularAcceleration: angularAcceleration, after: after))
             }
         }
         let poses = phases.indices.map { index in
