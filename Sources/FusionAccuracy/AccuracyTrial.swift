@@ -24,6 +24,10 @@ public struct AccuracyTrial: Sendable {
         /// Reads 5–100 ms apart, and one in ten after a stall of 0.2–0.4 s (within the FIFO's 0.43 s
         /// at 200 Hz).
         case loaded
+        /// Reads 5–100 ms apart, and one in a hundred after a stall of 0.5–0.8 s: past the FIFO's
+        /// 0.43 s, which then overflows and is reset, losing up to 0.8 s of samples (a board writing
+        /// its SD card, or swapping), about once in five seconds.
+        case overflowing
 
         /// Seconds until the host's next read.
         func nextWait(_ random: inout SplitMix64) -> Double {
@@ -32,6 +36,9 @@ public struct AccuracyTrial: Sendable {
             case .loaded:
                 let stalled = random.nextUnit() < 0.1
                 return stalled ? uniform(0.2, 0.4, &random) : uniform(0.005, 0.1, &random)
+            case .overflowing:
+                let stalled = random.nextUnit() < 0.01
+                return stalled ? uniform(0.5, 0.8, &random) : uniform(0.005, 0.1, &random)
             }
         }
     }
@@ -99,7 +106,8 @@ public struct AccuracyTrial: Sendable {
         var calibration = Calibration.identity
         if calibrated {
             do {
-                calibration = try calibrate(errors: errors, mounting: mounting, load: load, random: &random)
+                calibration = try calibrate(
+                    errors: errors, mounting: mounting, load: source.calibrationLoad, random: &random)
             } catch let refusal as CalibrationError {
                 return .refused(refusal)
             }

@@ -40,6 +40,9 @@ public enum ErrorSource: String, CaseIterable, Sendable {
     /// the session, before the start's rest can be confirmed: an uncalibrated gyro's bias is then
     /// known only from the hold or the final rest.
     case earlyStart = "all but thigh, early go"
+    /// Every sensor error with the thigh still, read by a host that now and then stalls past the
+    /// FIFO's capacity: samples are lost, some in the middle of a movement.
+    case fifoOverflows = "all but thigh, overflows"
 
     /// The sensor's errors for a trial drawn from `seed`; each source keeps its part of the
     /// datasheet draw of that seed, so rows of one seed share the device.
@@ -63,7 +66,7 @@ public enum ErrorSource: String, CaseIterable, Sendable {
             errors.gyroOffsetDPS = datasheet.gyroOffsetDPS
             errors.gyroOffsetDriftPerCelsius = datasheet.gyroOffsetDriftPerCelsius
         case .clockError: errors.sampleClockError = datasheet.sampleClockError
-        case .all, .allLargeThigh, .allButThigh, .earlyStart:
+        case .all, .allLargeThigh, .allButThigh, .earlyStart, .fifoOverflows:
             let temperature = errors.temperature
             errors = datasheet
             errors.temperature = temperature
@@ -96,9 +99,15 @@ public enum ErrorSource: String, CaseIterable, Sendable {
     }
 
     var load: AccuracyTrial.HostLoad {
-        self == .hostJitter || self == .all || self == .allLargeThigh || self == .allButThigh || self == .earlyStart
+        if self == .fifoOverflows { return .overflowing }
+        return self == .hostJitter || self == .all || self == .allLargeThigh || self == .allButThigh
+            || self == .earlyStart
             ? .loaded : .idle
     }
+
+    /// How the host reads the FIFO during the calibration: a calibration that lost samples is
+    /// refused and done again, so the overflows' row is calibrated on a host that kept up.
+    var calibrationLoad: AccuracyTrial.HostLoad { self == .fifoOverflows ? .loaded : load }
 
     /// Seconds the leg rests before it moves: 2…3 s, the still start the session asks for, but for
     /// ``earlyStart``.

@@ -10,7 +10,7 @@ import Glibc
 /// Fusion figures: ROM accuracy over seeded simulated sessions (idle and loaded host) and the cost of
 /// fusion per sample.
 enum FusionBench {
-    /// Sessions per row: 28 rows of 100 take about a minute (release, 2 cores).
+    /// Sessions per row: 30 rows of 100 take about a minute (release, 2 cores).
     static let trials = 100
     /// Runs the fusion figures alone.
     static let onlyOption = "--fusion-only"
