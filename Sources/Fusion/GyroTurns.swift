@@ -33,4 +33,10 @@ struct GyroTurns {
 
     /// Whether the turn from point `from` to point `to` has all its samples.
     func isComplete(from: Int, to: Int) -> Bool { gapsBefore[to] == gapsBefore[from] }
+
+    /// The points within `range` that follow a gap.
+    func gaps(in range: ClosedRange<Int>) -> [Int] {
+        guard range.lowerBound > 0, !isComplete(from: range.lowerBound - 1, to: range.upperBound) else { return [] }
+        return range.filter { gapsBefore[$0] > gapsBefore[$0 - 1] }
+    }
 }

@@ -158,7 +158,7 @@ struct RestAnchoredAngles {
         values = Self.joined(
             filterAngles: filterAngles, anchored: anchored,
             phases: anchors.map { (first: $0.run.lowerBound, last: $0.run.upperBound - 1) },
-            turns: GyroTurns(points, rate: geometry.rate), points: points, movement: movement)
+            turns: GyroTurns(points, rate: geometry.rate), points: points, geometry: geometry, movement: movement)
     }
 
     /// The angles from the filter's and the accelerometer's (`anchored`, at the still `phases`,
@@ -167,7 +167,7 @@ struct RestAnchoredAngles {
     /// next still phase spread evenly in time; before the first and after the last, the filter's.
     private static func joined(
         filterAngles: [Double], anchored measured: [Double], phases: [(first: Int, last: Int)], turns: GyroTurns,
-        points: ArraySlice<TracePoint>, movement: Movement?
+        points: ArraySlice<TracePoint>, geometry: AngleGeometry, movement: Movement?
     ) -> [Double] {
         let gyro = turns.angles, base = points.startIndex
         // Within a still phase, the accelerometer's angle where its window lies whole within the
@@ -189,9 +189,35 @@ struct RestAnchoredAngles {
         func path(from anchor: Int, to index: Int) -> Double {
             corrected[anchor] + gain * (gyro[index] - gyro[anchor])
         }
+        let anchorVariance = 2 * AccelerometerPoseErrors.inclinationSigma * AccelerometerPoseErrors.inclinationSigma
+        // From the anchor at `start` on to `end` (exclusive), across `gaps`: the gyro's path plus the
+        // turns lost in them, and, when `closing`, the residual bias up to the anchor at `end`.
+        func bridge(from start: Int, to end: Int, gaps: [Int], closing: Bool) {
+            let startTime = points[base + start].time
+            let closingAnchor =
+                closing
+                ? (corrected[end] - path(from: start, to: end), points[base + end].time - startTime, anchorVariance)
+                : nil
+            let lost = LostTurns(gaps: gaps, end: closingAnchor, fitsLeverArm: movement != nil) { position in
+                Self.lostTurnObservations(
+                    (start + 1)..<end, from: start, path: { path(from: start, to: $0) }, about: position,
+                    points: points,
+                    turns: turns, geometry: geometry, movement: movement)
+            }
+            for index in (start + 1)..<end {
+                corrected[index] =
+                    path(from: start, to: index)
+                    + lost.offset(at: index, seconds: points[base + index].time - startTime)
+            }
+        }
         for (before, after) in zip(phases, phases.dropFirst()) {
             let start = before.last, end = after.first
             guard end > start + 1 else { continue }
+            let gaps = turns.gaps(in: (start + 1)...end)
+            guard gaps.isEmpty else {
+                bridge(from: start, to: end, gaps: gaps, closing: true)
+                continue
+            }
             let startTime = points[base + start].time, span = points[base + end].time - startTime
             let residual = corrected[end] - path(from: start, to: end)
             for index in (start + 1)..<end {
@@ -200,14 +226,85 @@ struct RestAnchoredAngles {
             }
         }
         // Before the first still phase and after the last, nothing bounds the gyro's drift: the
-        // filter's angle, less its error at the nearest still phase.
+        // filter's angle, less its error at the nearest still phase. Across a gap that error jumps
+        // by the filter's own guess of the lost turn: before the first phase the session's start,
+        // a rest the filter has settled on, then anchors the angle; after the last, the gyro's path
+        // goes on from it.
         if let first = phases.first, let last = phases.last {
-            let firstError = filterAngles[first.first] - corrected[first.first]
-            let lastError = filterAngles[last.last] - corrected[last.last]
-            for index in 0..<first.first { corrected[index] = filterAngles[index] - firstError }
-            for index in (last.last + 1)..<corrected.count { corrected[index] = filterAngles[index] - lastError }
+            let gapsBefore = first.first > 0 ? turns.gaps(in: 1...first.first) : []
+            if gapsBefore.isEmpty {
+                let firstError = filterAngles[first.first] - corrected[first.first]
+                for index in 0..<first.first { corrected[index] = filterAngles[index] - firstError }
+            } else {
+                corrected[0] = filterAngles[0]
+                bridge(from: 0, to: first.first, gaps: gapsBefore, closing: true)
+            }
+            let gapsAfter =
+                last.last + 1 < corrected.count ? turns.gaps(in: (last.last + 1)...(corrected.count - 1)) : []
+            if gapsAfter.isEmpty {
+                let lastError = filterAngles[last.last] - corrected[last.last]
+                for index in (last.last + 1)..<corrected.count { corrected[index] = filterAngles[index] - lastError }
+            } else {
+                bridge(from: last.last, to: corrected.count, gaps: gapsAfter, closing: false)
+            }
         }
         return corrected
+    }
+
+    /// The accelerometer's readings of the turns lost in gaps (``LostTurns``) at the points
+    /// `indices` after the anchor at `anchor`, whose gyro path is `path`: with one sensor its angle
+    /// less its pose's estimated tilt and the lever arm's acceleration about a guess of the
+    /// `position`, whose lean is fitted; with a thigh sensor the knee's angle, whose lever arms
+    /// count as noise. Points beside a gap, whose rate's derivative spans it, are left out.
+    private static func lostTurnObservations(
+        _ indices: Range<Int>, from anchor: Int, path: (Int) -> Double, about position: (shin: Double, forward: Double),
+        points: ArraySlice<TracePoint>, turns: GyroTurns, geometry: AngleGeometry, movement: Movement?
+    ) -> [LostTurns.Observation] {
+        let base = points.startIndex, correlation = LeverArm.correlatedSamples(period: turns.period)
+        let mounting = movement?.mounting ?? geometry.leg?.shank ?? geometry.shank, hinge = mounting.hingeAxis
+        let typical = LeverArm.typicalDistance
+        var observations: [LostTurns.Observation] = []
+        for index in indices where index > 0 && index + 1 < points.count {
+            guard turns.isComplete(from: index - 1, to: index + 1) else { continue }
+            let point = points[base + index]
+            let (rate, angularAcceleration) = Self.hingeTurn(points, at: index) { $0.rotationRate.dot(hinge) }
+            let expected = path(index)
+            let gapsBefore = turns.gapsBefore[index] - turns.gapsBefore[anchor]
+            let seconds = point.time - points[base + anchor].time
+            guard let movement else {
+                guard
+                    let lean = LeverArm.lean(
+                        at: point.acceleration, rate: rate, angularAcceleration: angularAcceleration, mounting: mounting
+                    )
+                else { continue }
+                let measured = geometry.angle(shank: point.acceleration, thigh: point.thighAcceleration)
+                let unfitted = typical * typical * (lean.shin * lean.shin + lean.forward * lean.forward)
+                observations.append(
+                    LostTurns.Observation(
+                        gapsBefore: gapsBefore, seconds: seconds, lean: (0, 0),
+                        value: AngleUnwrapper.halfTurn(measured - expected),
+                        variance: (lean.variance + unfitted) * correlation))
+                continue
+            }
+            let gravity =
+                point.acceleration
+                - LeverArm.acceleration(
+                    shin: position.shin, forward: position.forward, rate: rate,
+                    angularAcceleration: angularAcceleration, mounting: mounting)
+            guard
+                let lean = LeverArm.lean(
+                    at: gravity, rate: rate, angularAcceleration: angularAcceleration, mounting: mounting),
+                let up = gravity.normalized, let tilt = movement.errors.tilt(of: gravity, up: up, mounting: mounting)
+            else { continue }
+            let measured = mounting.sagittalAngle(gravity: gravity) - tilt
+            observations.append(
+                LostTurns.Observation(
+                    gapsBefore: gapsBefore, seconds: seconds, lean: (lean.shin, lean.forward),
+                    value: AngleUnwrapper.halfTurn(measured - expected) + lean.shin * position.shin
+                        + lean.forward * position.forward,
+                    variance: lean.variance * correlation))
+        }
+        return observations
     }
 
     /// The gyro's gain error on the angle (its scale error about the hinge and the sample clock's):
