@@ -32,10 +32,15 @@ enum AccelerometerPoseErrors {
         var gyroAngle: Double
         /// Middle of the pose, seconds.
         var time: Double
-        /// Whether the gyro's turn from the previous pose has all its samples. Across lost samples
-        /// during a movement the turn is interpolated, several degrees off at a fast one's peak, so
-        /// it says nothing of the errors and only the accelerometer places the two poses.
-        var isTurnComplete = true
+        /// The gaps (lost samples) in the movement from the previous pose. Across each the gyro's
+        /// turn is the trapezoid's guess, tens of degrees off at a fast movement's peak, and its
+        /// miss is an unknown step of its own (``LostTurns/stepSigma``): the movement's samples on
+        /// either side of the gap still show the errors, its two ends alone no longer do.
+        var gaps = 0
+        /// Whether this pose or the previous lost samples within itself: its mean gyro turn then
+        /// holds the trapezoid's guess of whatever the leg turned in the gap, and the two poses'
+        /// turn is left to the movement's samples.
+        var hasGapsWithin = false
     }
 
     /// How far an accelerometer's errors may be, before the session shows them.
@@ -90,6 +95,8 @@ enum AccelerometerPoseErrors {
         var angularAcceleration: Double
         /// The pose the movement left, an index into the poses: it ends at the next.
         var after: Int
+        /// How many of the movement's gaps lie before the sample.
+        var gapsBefore = 0
     }
 
     /// The estimated errors: their posterior mean, each pose's tilt, the sensor's lever arm.
@@ -140,7 +147,7 @@ enum AccelerometerPoseErrors {
     /// The errors and each pose's tilt; `nil` when a pose is not ``isPlaceable(_:mounting:)``.
     ///
     /// - Parameters:
-    ///   - moving: the samples of the movements between poses whose gyro turn has all its samples.
+    ///   - moving: the samples of the movements between poses, none beside a gap.
     ///   - samplePeriod: seconds between the moving samples, for ``LeverArm/correlationSeconds``.
     ///   - leverArm: the guess of the sensor's position about which the lever arm's lean is taken
     ///     as linear: nil, then the first estimate's.
@@ -151,10 +158,19 @@ enum AccelerometerPoseErrors {
         let degrees = 180 / Double.pi
         // Whitened unknowns u ~ N(0, I): offset = σo·u[0..<3], matrix term (j, k) = σjk·u[3 + 3j + k],
         // gyro gain = σk·u[12], the lever arm = σp·u[13, 14], the residual bias of the movement
-        // after pose i = σb·u[15 + i]. Rows below are the observations' coefficients on u.
-        let unknownCount = errorCount + 2 + max(poses.count - 1, 0)
+        // after pose i = σb·u[15 + i], then each gap's step, σs·u, movement by movement. Rows below
+        // are the observations' coefficients on u.
+        let biasCount = max(poses.count - 1, 0)
+        let firstSteps = poses.reduce(into: [errorCount + 2 + biasCount]) { $0.append($0[$0.count - 1] + $1.gaps) }
+        let unknownCount = firstSteps[firstSteps.count - 1]
         let gain = errorCount - 1, lever = errorCount
         func bias(after pose: Int) -> Int { lever + 2 + pose }
+        // The steps of the first `count` gaps of the movement that ends at pose `pose`.
+        func addSteps(_ row: inout [Double], movementTo pose: Int, count: Int) {
+            for step in firstSteps[pose]..<(firstSteps[pose] + count) {
+                row[step] = LostTurns.stepSigma / degrees
+            }
+        }
         var tilts: [[Double]] = []
         var inclinations: [Double] = []
         var precision = (0..<unknownCount).map { row in
@@ -179,18 +195,19 @@ enum AccelerometerPoseErrors {
             inclinations.append(mounting.sagittalAngle(gravity: pose.acceleration))
             observe(tiltRow(up, up), magnitude - 1, sigma: magnitudeSigma)
         }
-        for i in poses.indices.dropFirst() where poses[i].isTurnComplete {
+        for i in poses.indices.dropFirst() where !poses[i].hasGapsWithin {
             let gyroTurn = (poses[i].gyroAngle - poses[i - 1].gyroAngle) / degrees
             let accelerometerTurn = AngleUnwrapper.halfTurn(inclinations[i] - inclinations[i - 1]) / degrees
             var row = zip(tilts[i], tilts[i - 1]).map { $0 - $1 }
             row[gain] = -gyroGainSigma * gyroTurn
             row[bias(after: i - 1)] = biasSigma * (poses[i].time - poses[i - 1].time) / degrees
+            addSteps(&row, movementTo: i, count: poses[i].gaps)
             observe(row, accelerometerTurn - gyroTurn, sigma: 2.0.squareRoot() * inclinationSigma / degrees)
         }
         // A moving sample, less the lever arm's acceleration at the guess, reads the true angle
         // plus the tilt of its pose plus the lean of what the guess missed.
         let correlation = LeverArm.correlatedSamples(period: samplePeriod)
-        for sample in moving where sample.after + 1 < poses.count && poses[sample.after + 1].isTurnComplete {
+        for sample in moving where sample.after + 1 < poses.count {
             let from = sample.after
             let gravity =
                 sample.acceleration
@@ -211,6 +228,7 @@ enum AccelerometerPoseErrors {
             row[lever] = LeverArm.positionSigma * lean.shin / degrees
             row[lever + 1] = LeverArm.positionSigma * lean.forward / degrees
             row[bias(after: from)] = biasSigma * (sample.time - poses[from].time) / degrees
+            addSteps(&row, movementTo: from + 1, count: sample.gapsBefore)
             observe(row, accelerometerTurn - gyroTurn, sigma: (lean.variance * correlation).squareRoot() / degrees)
             // And |a| less the lever arm's acceleration is 1 g plus the errors along gravity, as at
             // a still pose: with the accelerometer turned through the movement, this separates the

@@ -264,8 +264,7 @@ struct RestAnchoredAngles {
         let mounting = movement?.mounting ?? geometry.leg?.shank ?? geometry.shank, hinge = mounting.hingeAxis
         let typical = LeverArm.typicalDistance
         var observations: [LostTurns.Observation] = []
-        for index in indices where index > 0 && index + 1 < points.count {
-            guard turns.isComplete(from: index - 1, to: index + 1) else { continue }
+        for index in indices where Self.isBesideNoGap(index, turns) {
             let point = points[base + index]
             let (rate, angularAcceleration) = Self.hingeTurn(points, at: index) { $0.rotationRate.dot(hinge) }
             let expected = path(index)
@@ -325,19 +324,28 @@ struct RestAnchoredAngles {
         movement: Movement?
     ) -> Double {
         let inclination = AccelerometerPoseErrors.inclinationSigma
-        let pairs = zip(phases, phases.dropFirst()).filter { turns.isComplete(from: $0.0.last, to: $0.1.first) }
+        let pairs = Array(zip(phases, phases.dropFirst()))
         let base = points.startIndex
         // Unknowns: the gain error, the sensor's position from the knee's axis along the shin and
-        // forward axes (metres), and each pair's residual bias (°/s), under their priors.
-        let count = 3 + pairs.count
+        // forward axes (metres), each pair's residual bias (°/s), and the step of each gap between
+        // two still phases (``LostTurns``), under their priors.
+        let gaps = pairs.map { turns.gaps(in: ($0.0.last + 1)...$0.1.first) }
+        let firstSteps = gaps.reduce(into: [3 + pairs.count]) { $0.append($0[$0.count - 1] + $1.count) }
+        let count = firstSteps[firstSteps.count - 1]
         let priors =
             [AccelerometerPoseErrors.gyroGainSigma, LeverArm.positionSigma, LeverArm.positionSigma]
             + [Double](repeating: AccelerometerPoseErrors.biasSigma, count: pairs.count)
+            + [Double](repeating: LostTurns.stepSigma, count: count - firstSteps[0])
+        // The steps of pair `pair`'s gaps before point `index`.
+        func steps(_ pair: Int, before index: Int) -> [(Int, Double)] {
+            gaps[pair].enumerated().filter { $0.element <= index }.map { (firstSteps[pair] + $0.offset, 1.0) }
+        }
         let stillPairs = pairs.enumerated().map { pair, phases in
             let start = phases.0.last, end = phases.1.first
             let turn = turns.angles[end] - turns.angles[start]
             return GainObservation(
-                row: [(0, turn), (3 + pair, points[base + end].time - points[base + start].time)],
+                row: [(0, turn), (3 + pair, points[base + end].time - points[base + start].time)]
+                    + steps(pair, before: end),
                 value: angles[end] - angles[start] - turn, variance: 2 * inclination * inclination)
         }
         // Between two still phases, the accelerometer less the lever arm's acceleration at a guess
@@ -347,7 +355,7 @@ struct RestAnchoredAngles {
             let mounting = movement.mounting, hinge = mounting.hingeAxis
             for (pair, (before, after)) in pairs.enumerated() where after.first > before.last + 2 {
                 let start = before.last, startTime = points[base + start].time
-                for index in (start + 1)..<after.first {
+                for index in (start + 1)..<after.first where Self.isBesideNoGap(index, turns) {
                     let point = points[base + index]
                     let (rate, angularAcceleration) = Self.hingeTurn(points, at: index) { $0.rotationRate.dot(hinge) }
                     let gravity =
@@ -359,14 +367,17 @@ struct RestAnchoredAngles {
                         let lean = LeverArm.lean(
                             at: gravity, rate: rate, angularAcceleration: angularAcceleration, mounting: mounting)
                     else { continue }
-                    guard let tilt = movement.errors.tilt(of: gravity, up: point.gravity, mounting: mounting)
-                    else { continue }
+                    // After a gap the filter's gravity carries its own guess of the lost turn.
+                    let isAfterGap = !turns.isComplete(from: start, to: index)
+                    let up = isAfterGap ? gravity.normalized ?? point.gravity : point.gravity
+                    guard let tilt = movement.errors.tilt(of: gravity, up: up, mounting: mounting) else { continue }
                     let turn = turns.angles[index] - turns.angles[start], path = angles[start] + turn
                     let measured =
                         path + AngleUnwrapper.halfTurn(mounting.sagittalAngle(gravity: gravity) - tilt - path)
                     observations.append(
                         GainObservation(
-                            row: [(0, turn), (1, lean.shin), (2, lean.forward), (3 + pair, point.time - startTime)],
+                            row: [(0, turn), (1, lean.shin), (2, lean.forward), (3 + pair, point.time - startTime)]
+                                + steps(pair, before: index),
                             value: measured - path + lean.shin * position.shin + lean.forward * position.forward,
                             variance: lean.variance))
                 }
@@ -431,6 +442,12 @@ struct RestAnchoredAngles {
             hingeRate(points[base + offset]) * radians,
             (hingeRate(next) - hingeRate(previous)) * radians / (next.time - previous.time)
         )
+    }
+
+    /// Whether point `offset` (relative to the slice's start) and its neighbours have no gap
+    /// between them: the rate's derivative at a point beside a gap would be differenced across it.
+    private static func isBesideNoGap(_ offset: Int, _ turns: GyroTurns) -> Bool {
+        offset > 0 && offset + 1 < turns.gapsBefore.count && turns.isComplete(from: offset - 1, to: offset + 1)
     }
 
     /// One observation of the gyro's gain error: its coefficients on the unknowns, its value and
@@ -548,29 +565,34 @@ struct RestAnchoredAngles {
         let turns = GyroTurns(points) { $0[keyPath: rate].dot(mounting.hingeAxis) }
         let base = points.startIndex
         var moving: [AccelerometerPoseErrors.MovingSample] = []
-        for (after, (from, to)) in zip(phases, phases.dropFirst()).enumerated()
-        where withMovements && turns.isComplete(from: from.run.upperBound - 1, to: to.run.lowerBound) {
-            for index in from.run.upperBound..<to.run.lowerBound {
+        for (after, (from, to)) in zip(phases, phases.dropFirst()).enumerated() where withMovements {
+            let start = from.run.upperBound - 1
+            for index in from.run.upperBound..<to.run.lowerBound where Self.isBesideNoGap(index, turns) {
                 let point = points[base + index]
                 let (hingeRate, angularAcceleration) = Self.hingeTurn(points, at: index) {
                     $0[keyPath: rate].dot(mounting.hingeAxis)
                 }
+                let gapsBefore = turns.gapsBefore[index] - turns.gapsBefore[start]
+                // After a gap the filter's gravity carries its own guess of the lost turn.
+                let up = gapsBefore == 0 ? point.gravity : point.acceleration.normalized ?? point.gravity
                 moving.append(
                     AccelerometerPoseErrors.MovingSample(
-                        acceleration: point.acceleration, up: point.gravity, gyroAngle: turns.angles[index],
-                        time: point.time, rate: hingeRate, angularAcceleration: angularAcceleration, after: after))
+                        acceleration: point.acceleration, up: up, gyroAngle: turns.angles[index], time: point.time,
+                        rate: hingeRate, angularAcceleration: angularAcceleration, after: after, gapsBefore: gapsBefore)
+                )
             }
         }
         let poses = phases.indices.map { index in
             let (run, prefix) = phases[index]
             let count = Double(run.count)
-            let isTurnComplete =
-                index == 0 || turns.isComplete(from: phases[index - 1].run.lowerBound, to: run.upperBound - 1)
+            let previous = index == 0 ? run : phases[index - 1].run
+            let gaps = index == 0 ? 0 : turns.gaps(in: previous.upperBound...run.lowerBound).count
             return AccelerometerPoseErrors.Pose(
                 acceleration: prefix[run.count] * (1 / count),
                 gyroAngle: turns.angles[run].reduce(0, +) / count,
                 time: (points[base + run.lowerBound].time + points[base + run.upperBound - 1].time) / 2,
-                isTurnComplete: isTurnComplete)
+                gaps: gaps,
+                hasGapsWithin: turns.gapsBefore[run.upperBound - 1] - turns.gapsBefore[previous.lowerBound] > gaps)
         }
         // The lever arm's lean is linear only near a guess of the position: nil, then the first fit's.
         guard

@@ -456,10 +456,17 @@ struct MeasurementSessionTests {
 
     /// The same on an uncalibrated part (offsets of 10–20 mg, the gyro 1 % high, a bias of a few
     /// °/s): the steps are read through the accelerometer's estimated tilts and the fitted lever
-    /// arm. Spread in time, the misses left 8.8° and 14.6° in the range.
-    @Test(arguments: [[2.6...3.05], [2.6...3.05, 4.2...4.65]])
-    func anUncalibratedPartsTurnLostInAGapIsAStepAtTheGap(gaps: [ClosedRange<Double>]) throws {
-        let motion = KneeMotion(keyframes: [(2.5, 0), (3.3, 85), (3.9, 83), (4.9, 0), (8, 0)])
+    /// arm, and the movements' samples on either side of a gap still show the gyro's gain and the
+    /// tilts, each gap's step an unknown of the estimates. Spread in time, the misses left 8.8° and
+    /// 14.6° in the range; with the movements that lost samples left out of the estimates, 0.36°
+    /// and 0.94°. The last case holds the peak for a second between two movements that each lose
+    /// samples.
+    @Test(arguments: [
+        (KneeMotion(keyframes: [(2.5, 0), (3.3, 85), (3.9, 83), (4.9, 0), (8, 0)]), [2.6...3.05]),
+        (KneeMotion(keyframes: [(2.5, 0), (3.3, 85), (3.9, 83), (4.9, 0), (8, 0)]), [2.6...3.05, 4.2...4.65]),
+        (KneeMotion(keyframes: [(2.5, 0), (3.5, 85), (4.5, 85), (5.5, 0), (8.5, 0)]), [2.7...3.15, 4.8...5.25]),
+    ])
+    func anUncalibratedPartsTurnLostInAGapIsAStepAtTheGap(motion: KneeMotion, gaps: [ClosedRange<Double>]) throws {
         var imu = imu(motion, mounting: Vector3(0.2, -0.4, 0.3))
         imu.gyroScale = Vector3(1.01, 1.01, 1.01)
         imu.gyroBias = Vector3(2, -3, 1.5)
@@ -475,7 +482,7 @@ struct MeasurementSessionTests {
         let result = try #require(session.result())
         let seen = samples.map { motion.state(at: $0.time).angle * 180 / Double.pi }
         #expect(session.phase == .finished(.returned))
-        #expect(abs(result.range - seen.max()!) < 1.2, "gaps \(gaps): range \(result.range) of \(seen.max()!)")
+        #expect(abs(result.range - seen.max()!) < 0.3, "gaps \(gaps): range \(result.range) of \(seen.max()!)")
     }
 
     @Test func samplesLostWhileTheLegIsStillAreNoMatter() throws {
