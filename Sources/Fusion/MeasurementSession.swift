@@ -417,8 +417,13 @@ public struct MeasurementSession: Sendable {
         guard let provisional = Mounting(shinAxis: startGravity, hingeAxis: hinge) else { return nil }
         // The hinge axis's sign is not observable from the scatter; the task's (first) motion is an
         // extension, so the larger excursion from the start pose during it is taken as positive.
+        // The accelerometer's, not the filter's: across a FIFO overflow in the middle of the
+        // movement the filter carries its guess of the lost turn, tens of degrees either way.
         let end = extensionEnd.map { max(startIndex, $0.index) } ?? trace.count - 1
-        let angles = Self.filterAngles(trace[startIndex...end], geometry: AngleGeometry(shank: provisional))
+        var unwrapper = AngleUnwrapper()
+        let angles = trace[startIndex...end].map {
+            unwrapper.unwrap(provisional.sagittalAngle(gravity: $0.acceleration))
+        }
         guard let first = angles.first, let low = angles.min(), let high = angles.max() else { return provisional }
         return first - low > high - first ? provisional.reversed : provisional
     }

@@ -229,7 +229,7 @@ struct RestAnchoredAngles {
         // filter's angle, less its error at the nearest still phase. Across a gap that error jumps
         // by the filter's own guess of the lost turn: before the first phase the session's start,
         // a rest the filter has settled on, then anchors the angle; after the last, the gyro's path
-        // goes on from it.
+        // goes on from it, as it does when the filter had not settled from an earlier gap.
         if let first = phases.first, let last = phases.last {
             let gapsBefore = first.first > 0 ? turns.gaps(in: 1...first.first) : []
             if gapsBefore.isEmpty {
@@ -241,8 +241,10 @@ struct RestAnchoredAngles {
             }
             let gapsAfter =
                 last.last + 1 < corrected.count ? turns.gaps(in: (last.last + 1)...(corrected.count - 1)) : []
-            if gapsAfter.isEmpty {
-                let lastError = filterAngles[last.last] - corrected[last.last]
+            let lastError = filterAngles[last.last] - corrected[last.last]
+            let isFilterSettled =
+                abs(lastError - (filterAngles[last.first] - corrected[last.first])) <= Self.settledFilterDrift
+            if gapsAfter.isEmpty, isFilterSettled {
                 for index in (last.last + 1)..<corrected.count { corrected[index] = filterAngles[index] - lastError }
             } else {
                 bridge(from: last.last, to: corrected.count, gaps: gapsAfter, closing: false)
@@ -250,6 +252,12 @@ struct RestAnchoredAngles {
         }
         return corrected
     }
+
+    /// How far (degrees) the filter's error may move over the last still phase for it to be taken
+    /// as settled after it. Settled, it moves by hundredths of a degree; after a gap in the middle
+    /// of the return it carries its guess of the lost turn, tens of degrees, and pulls that back to
+    /// the accelerometer over seconds, so that its error after the phase is not the error at it.
+    static let settledFilterDrift = 1.0
 
     /// The accelerometer's readings of the turns lost in gaps (``LostTurns``) at the points
     /// `indices` after the anchor at `anchor`, whose gyro path is `path`: with one sensor its angle

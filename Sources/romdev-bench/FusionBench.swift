@@ -48,19 +48,22 @@ enum FusionBench {
         print("   (every error source on both sensors, each its own part and sample clock, FIFOs drained together and")
         print("    paired; the thigh swaying ±2…3° and drifting 1…3°; boards strapped alike at a random rotation;")
         print("    'cal.': both sensors through the guided calibration; truth: the knee's own angle; then uncalibrated")
-        print("    with noise only, and a typical part on both sensors, idle host; the errors over the sessions")
-        print("    measured, those whose calibration was refused counted apart)")
+        print("    with noise only, and a typical part on both sensors, idle host; then every error again, the host")
+        print("    stalling past the FIFOs now and then; the errors over the sessions measured, those whose")
+        print("    calibration was refused counted apart)")
         print(
             "   protocol   cal. source                 |err| p50 / p95 / max: knee_extension      knee_flexion"
                 + "         knee_arc          returned flagged refused")
         let rows: [(ErrorSource, MeasurementProtocol, Bool)] = [
             (.all, .extension, true), (.all, .extension, false), (.all, .arc, true), (.all, .arc, false),
             (.noise, .extension, false), (.noise, .arc, false), (.typicalPart, .extension, false),
-            (.typicalPart, .arc, false),
+            (.typicalPart, .arc, false), (.fifoOverflows, .extension, true), (.fifoOverflows, .extension, false),
+            (.fifoOverflows, .arc, true), (.fifoOverflows, .arc, false),
         ]
         for (source, measurementProtocol, calibrated) in rows {
-            let label =
-                "\(pad(measurementProtocol.rawValue, 10)) \(calibrated ? "cal." : "raw ") \(pad(source.rawValue, 22))"
+            // The thigh sways in every row here, so the overflows' row has every error.
+            let name = source == .fifoOverflows ? "all, FIFO overflows" : source.rawValue
+            let label = "\(pad(measurementProtocol.rawValue, 10)) \(calibrated ? "cal." : "raw ") \(pad(name, 22))"
             kneeRow(label, extraColumn: false) {
                 try AccuracyTrial(
                     seed: $0, source: source, calibrated: calibrated, measurementProtocol: measurementProtocol,
