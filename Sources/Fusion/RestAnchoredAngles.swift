@@ -293,23 +293,15 @@ struct RestAnchoredAngles {
                         variance: (lean.variance + unfitted) * correlation))
                 continue
             }
-            let gravity =
-                point.acceleration
-                - LeverArm.acceleration(
-                    shin: position.shin, forward: position.forward, rate: rate,
-                    angularAcceleration: angularAcceleration, mounting: mounting)
             guard
-                let lean = LeverArm.lean(
-                    at: gravity, rate: rate, angularAcceleration: angularAcceleration, mounting: mounting),
-                let up = gravity.normalized, let tilt = movement.errors.tilt(of: gravity, up: up, mounting: mounting)
+                let reading = movement.reading(
+                    point, rate: rate, angularAcceleration: angularAcceleration, about: position, path: expected,
+                    isAfterGap: gapsBefore > 0)
             else { continue }
-            let measured = mounting.sagittalAngle(gravity: gravity) - tilt
             observations.append(
                 LostTurns.Observation(
-                    gapsBefore: gapsBefore, seconds: seconds, lean: (lean.shin, lean.forward),
-                    value: AngleUnwrapper.halfTurn(measured - expected) + lean.shin * position.shin
-                        + lean.forward * position.forward,
-                    variance: lean.variance * correlation))
+                    gapsBefore: gapsBefore, seconds: seconds, lean: reading.lean, value: reading.value,
+                    variance: reading.variance * correlation))
         }
         return observations
     }
@@ -366,28 +358,19 @@ struct RestAnchoredAngles {
                 for index in (start + 1)..<after.first where Self.isBesideNoGap(index, turns) {
                     let point = points[base + index]
                     let (rate, angularAcceleration) = Self.hingeTurn(points, at: index) { $0.rotationRate.dot(hinge) }
-                    let gravity =
-                        point.acceleration
-                        - LeverArm.acceleration(
-                            shin: position.shin, forward: position.forward, rate: rate,
-                            angularAcceleration: angularAcceleration, mounting: mounting)
+                    let turn = turns.angles[index] - turns.angles[start]
                     guard
-                        let lean = LeverArm.lean(
-                            at: gravity, rate: rate, angularAcceleration: angularAcceleration, mounting: mounting)
+                        let reading = movement.reading(
+                            point, rate: rate, angularAcceleration: angularAcceleration, about: position,
+                            path: angles[start] + turn, isAfterGap: !turns.isComplete(from: start, to: index))
                     else { continue }
-                    // After a gap the filter's gravity carries its own guess of the lost turn.
-                    let isAfterGap = !turns.isComplete(from: start, to: index)
-                    let up = isAfterGap ? gravity.normalized ?? point.gravity : point.gravity
-                    guard let tilt = movement.errors.tilt(of: gravity, up: up, mounting: mounting) else { continue }
-                    let turn = turns.angles[index] - turns.angles[start], path = angles[start] + turn
-                    let measured =
-                        path + AngleUnwrapper.halfTurn(mounting.sagittalAngle(gravity: gravity) - tilt - path)
                     observations.append(
                         GainObservation(
-                            row: [(0, turn), (1, lean.shin), (2, lean.forward), (3 + pair, point.time - startTime)]
-                                + steps(pair, before: index),
-                            value: measured - path + lean.shin * position.shin + lean.forward * position.forward,
-                            variance: lean.variance))
+                            row: [
+                                (0, turn), (1, reading.lean.shin), (2, reading.lean.forward),
+                                (3 + pair, point.time - startTime),
+                            ] + steps(pair, before: index),
+                            value: reading.value, variance: reading.variance))
                 }
             }
             return observations
@@ -436,6 +419,37 @@ struct RestAnchoredAngles {
     private struct Movement {
         var mounting: Mounting
         var errors: AccelerometerPoseErrors.Errors
+
+        /// What the accelerometer reads of the angle at a moving `point`, turning at `rate` (rad/s)
+        /// with `angularAcceleration` (rad/s²), about a guess of the sensor's `position`: its
+        /// sagittal angle less the lever arm's acceleration at the guess and less its pose's
+        /// estimated tilt, less the gyro's `path` there, plus the lean the guess took out. That
+        /// value is linear in the position, with the coefficients `lean` (degrees per metre), and
+        /// `variance` is the angle's own (``LeverArm/lean(at:rate:angularAcceleration:mounting:)``).
+        /// `nil` where the angle has no footing.
+        func reading(
+            _ point: TracePoint, rate: Double, angularAcceleration: Double,
+            about position: (shin: Double, forward: Double),
+            path: Double, isAfterGap: Bool
+        ) -> (value: Double, lean: (shin: Double, forward: Double), variance: Double)? {
+            let gravity =
+                point.acceleration
+                - LeverArm.acceleration(
+                    shin: position.shin, forward: position.forward, rate: rate,
+                    angularAcceleration: angularAcceleration, mounting: mounting)
+            // After a gap the filter's gravity carries its own guess of the lost turn.
+            let up = isAfterGap ? gravity.normalized ?? point.gravity : point.gravity
+            guard
+                let lean = LeverArm.lean(
+                    at: gravity, rate: rate, angularAcceleration: angularAcceleration, mounting: mounting),
+                let tilt = errors.tilt(of: gravity, up: up, mounting: mounting)
+            else { return nil }
+            let angle = mounting.sagittalAngle(gravity: gravity) - tilt
+            return (
+                AngleUnwrapper.halfTurn(angle - path) + lean.shin * position.shin + lean.forward * position.forward,
+                (lean.shin, lean.forward), lean.variance
+            )
+        }
     }
 
     /// The turn about the hinge at point `offset` of `points` (relative to the slice's start): the
