@@ -31,8 +31,14 @@ extension Calibration {
         let provisional = Calibration(
             gyroBias: gyroBias, accelerometerOffset: accelerometerOffset,
             accelerometerMatrix: Matrix3(diagonal: accelerometerDiagonal))
-        let turns = Self.turns(in: samples.map(provisional.corrected), parameters: parameters)
-        guard !turns.isEmpty else { throw .tooLittleRotation(degrees: 0) }
+        let allTurns = Self.turns(in: samples.map(provisional.corrected), parameters: parameters)
+        // Across lost samples the integral is a guess, which the fit would take for the matrix.
+        let turns = allTurns.filter(\.isComplete)
+        let lost = allTurns.count - turns.count
+        guard !turns.isEmpty else {
+            if lost > 0 { throw .samplesLost(turns: lost) }
+            throw .tooLittleRotation(degrees: 0)
+        }
         let model = SensitivityModel(
             samples: samples, turns: turns, gyroBias: gyroBias, accelerometerOffset: accelerometerOffset,
             accelerometerDiagonal: accelerometerDiagonal)
@@ -40,6 +46,7 @@ extension Calibration {
         for _ in 0..<6 {
             let (normal, rhs) = model.normalEquations(at: estimate)
             guard let delta = solve(normal, rhs) else {
+                if lost > 0 { throw .samplesLost(turns: lost) }
                 throw .turnsNotSpread(
                     axis: SensitivityModel.leastObservedAxis(normal.indices.map { 1 / normal[$0][$0] }))
             }
@@ -58,6 +65,7 @@ extension Calibration {
             return solve(normal, unit)?[index] ?? .infinity
         }
         if variances.contains(where: { !($0 < SensitivityModel.largestVariance) }) {
+            if lost > 0 { throw .samplesLost(turns: lost) }
             throw .turnsNotSpread(axis: SensitivityModel.leastObservedAxis(variances))
         }
         let (gyro, accelerometer) = model.matrices(estimate)
@@ -81,6 +89,8 @@ extension Calibration {
         /// The still runs before and after.
         var before: ClosedRange<Int>
         var after: ClosedRange<Int>
+        /// Whether the turn has all its samples.
+        var isComplete = true
     }
 
     /// The turns between consecutive still poses of (bias-corrected) samples.
@@ -88,10 +98,26 @@ extension Calibration {
         in samples: Samples, parameters: FusionParameters
     ) -> [Turn] where Samples.Index == Int {
         let runs = stillRuns(in: samples, parameters: parameters)
+        let period = shortestInterval(samples)
+        // A gap (lost samples) loses part of a turn unless the device lay still on both sides of
+        // it, turning slower than the rest detector's threshold and reading the same gravity: a
+        // tip made within the gap changes it by a whole g.
+        func losesTurn(at index: Int) -> Bool {
+            let before = samples[index - 1], after = samples[index]
+            return GyroIntegration.isGap(interval: after.time - before.time, period: period)
+                && !(before.rotationRate.length < parameters.restGyroThreshold
+                    && after.rotationRate.length < parameters.restGyroThreshold
+                    && (after.acceleration - before.acceleration).length < parameters.restAccelerationThreshold)
+        }
         // From the middle of the first pose to the middle of the second: each pose's mean stands
         // for the gravity direction there, and the still halves add only noise to the integral.
         return zip(runs, runs.dropFirst()).map { a, b in
-            Turn(from: (a.lowerBound + a.upperBound) / 2, to: (b.lowerBound + b.upperBound) / 2, before: a, after: b)
+            let isComplete = !((a.lowerBound + a.upperBound) / 2 + 1...(b.lowerBound + b.upperBound) / 2).contains {
+                losesTurn(at: $0)
+            }
+            return Turn(
+                from: (a.lowerBound + a.upperBound) / 2, to: (b.lowerBound + b.upperBound) / 2, before: a, after: b,
+                isComplete: isComplete)
         }
     }
 
@@ -120,6 +146,13 @@ extension Calibration {
         if let start = runStart, let last = samples.indices.last { runs.append(start...last) }
         return runs.filter { samples[$0.upperBound].time - samples[$0.lowerBound].time >= minimumPoseSeconds }
     }
+}
+
+/// The shortest interval between two consecutive samples, seconds: the sensor's period; 0 for
+/// fewer than two samples.
+private func shortestInterval<Samples: RandomAccessCollection<InertialSample>>(_ samples: Samples) -> Double
+where Samples.Index == Int {
+    zip(samples.dropFirst(), samples).map { $0.time - $1.time }.filter { $0 > 0 }.min() ?? 0
 }
 
 /// The least-squares problem of ``Calibration/sensitivities(turnsIn:gyroBias:accelerometerOffset:accelerometerDiagonal:parameters:)``.

@@ -13,6 +13,9 @@ public enum CalibrationError: Error, Hashable, Sendable, CustomStringConvertible
     /// at right angles, so its part of the gyro correction cannot be told from a rotation about
     /// the vertical.
     case turnsNotSpread(axis: String)
+    /// Samples were lost during this many turns between still poses (the host fell behind the
+    /// sensor's FIFO), and the turns left do not tip each axis twice.
+    case samplesLost(turns: Int)
     /// The fitted values are outside the sensor's datasheet tolerances, or do not fit the poses.
     case implausibleFit(String)
     /// The swing did not rotate the shin enough to show the knee's hinge axis (degrees).
@@ -48,6 +51,9 @@ public enum CalibrationError: Error, Hashable, Sendable, CustomStringConvertible
             "the positions do not turn each axis both up and down; place the device on all six faces"
         case let .turnsNotSpread(axis):
             "the turns do not tip the device about its \(axis) axis twice, from two faces at right angles; turn up the sides the prompts name, in their order"
+        case let .samplesLost(turns):
+            "samples were lost during \(turns) turn\(turns == 1 ? "" : "s") (the computer fell behind the sensor), so "
+                + "the turns left do not tip each axis twice; stop other work on the board and calibrate again"
         case let .implausibleFit(reason):
             "the fit is implausible: \(reason)"
         case let .tooLittleRotation(degrees):
