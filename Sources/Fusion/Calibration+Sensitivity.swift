@@ -98,7 +98,7 @@ extension Calibration {
         in samples: Samples, parameters: FusionParameters
     ) -> [Turn] where Samples.Index == Int {
         let runs = stillRuns(in: samples, parameters: parameters)
-        let period = shortestInterval(samples)
+        let period = GyroIntegration.period(ofTimes: samples.map(\.time))
         // A gap (lost samples) loses part of a turn unless the device lay still on both sides of
         // it, turning slower than the rest detector's threshold and reading the same gravity: a
         // tip made within the gap changes it by a whole g.
@@ -146,13 +146,6 @@ extension Calibration {
         if let start = runStart, let last = samples.indices.last { runs.append(start...last) }
         return runs.filter { samples[$0.upperBound].time - samples[$0.lowerBound].time >= minimumPoseSeconds }
     }
-}
-
-/// The shortest interval between two consecutive samples, seconds: the sensor's period; 0 for
-/// fewer than two samples.
-private func shortestInterval<Samples: RandomAccessCollection<InertialSample>>(_ samples: Samples) -> Double
-where Samples.Index == Int {
-    zip(samples.dropFirst(), samples).map { $0.time - $1.time }.filter { $0 > 0 }.min() ?? 0
 }
 
 /// The least-squares problem of ``Calibration/sensitivities(turnsIn:gyroBias:accelerometerOffset:accelerometerDiagonal:parameters:)``.

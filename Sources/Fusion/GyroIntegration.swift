@@ -12,6 +12,12 @@ enum GyroIntegration {
     /// interval, costs the plain integral little.
     static let gapFactor = 2.5
 
+    /// The sensor's sample period, seconds, from the times of its samples: the shortest interval
+    /// between two consecutive ones; 0 for fewer than two.
+    static func period(ofTimes times: some Collection<Double>) -> Double {
+        zip(times.dropFirst(), times).map { $0 - $1 }.filter { $0 > 0 }.min() ?? 0
+    }
+
     /// Whether `interval` holds lost samples of a sensor sampling every `period` seconds.
     static func isGap(interval: Double, period: Double) -> Bool { interval > gapFactor * period }
 

@@ -15,7 +15,7 @@ struct GyroTurns {
     var period: Double
 
     init(_ points: ArraySlice<TracePoint>, rate: (TracePoint) -> Double) {
-        period = zip(points.dropFirst(), points).map { $0.time - $1.time }.filter { $0 > 0 }.min() ?? 0
+        period = GyroIntegration.period(ofTimes: points.map(\.time))
         angles = [Double](repeating: 0, count: points.count)
         gapsBefore = [Int](repeating: 0, count: points.count)
         var previous: (time: Double, rate: Double)?

@@ -420,10 +420,7 @@ public struct MeasurementSession: Sendable {
         // The accelerometer's, not the filter's: across a FIFO overflow in the middle of the
         // movement the filter carries its guess of the lost turn, tens of degrees either way.
         let end = extensionEnd.map { max(startIndex, $0.index) } ?? trace.count - 1
-        var unwrapper = AngleUnwrapper()
-        let angles = trace[startIndex...end].map {
-            unwrapper.unwrap(provisional.sagittalAngle(gravity: $0.acceleration))
-        }
+        let angles = AngleGeometry(shank: provisional).angles(trace[startIndex...end], fromAccelerometers: true)
         guard let first = angles.first, let low = angles.min(), let high = angles.max() else { return provisional }
         return first - low > high - first ? provisional.reversed : provisional
     }
@@ -563,10 +560,6 @@ public struct MeasurementSession: Sendable {
     /// How many samples the session has taken (it ignores those fed after it finished).
     public var sampleCount: Int { trace.count }
 
-    static func filterAngles(_ points: ArraySlice<TracePoint>, geometry: AngleGeometry) -> [Double] {
-        var unwrapper = AngleUnwrapper()
-        return points.map { unwrapper.unwrap(geometry.angle(shank: $0.gravity, thigh: $0.thighGravity)) }
-    }
 }
 
 /// How the session's angle follows from the sensors' gravity directions (or averaged
@@ -580,6 +573,18 @@ struct AngleGeometry {
         guard let leg else { return shank.sagittalAngle(gravity: shankGravity) }
         return KneeAngle.seatedInclination(
             flexion: leg.kneeFlexion(thighGravity: thighGravity, shankGravity: shankGravity))
+    }
+
+    /// The angle at each of `points`, unwrapped: from the filters' gravity directions, or from the
+    /// accelerometers as they read.
+    func angles(_ points: some Sequence<TracePoint>, fromAccelerometers: Bool = false) -> [Double] {
+        var unwrapper = AngleUnwrapper()
+        return points.map {
+            unwrapper.unwrap(
+                fromAccelerometers
+                    ? angle(shank: $0.acceleration, thigh: $0.thighAcceleration)
+                    : angle(shank: $0.gravity, thigh: $0.thighGravity))
+        }
     }
 
     /// The angle's rate by the gyros, °/s: a sensor turning by +α about its hinge raises its

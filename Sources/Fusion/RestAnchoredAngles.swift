@@ -68,7 +68,7 @@ struct RestAnchoredAngles {
         points: ArraySlice<TracePoint>, geometry: AngleGeometry, minimumStillSeconds: Double,
         restTolerance: Double, estimated: EstimatedErrors
     ) {
-        let filterAngles = MeasurementSession.filterAngles(points, geometry: geometry)
+        let filterAngles = geometry.angles(points)
         let base = points.startIndex
         let runs = Self.stillRuns(points, minimumSeconds: minimumStillSeconds)
         func isRest(_ run: Range<Int>) -> Bool {
@@ -526,10 +526,7 @@ struct RestAnchoredAngles {
         guard interior.count >= 10, let start = interior.first?.time, let end = interior.last?.time,
             end - start >= 0.5
         else { return nil }
-        var unwrapper = AngleUnwrapper()
-        let angles = interior.map {
-            unwrapper.unwrap(geometry.angle(shank: $0.acceleration, thigh: $0.thighAcceleration))
-        }
+        let angles = geometry.angles(interior, fromAccelerometers: true)
         let count = Double(angles.count)
         let meanTime = interior.reduce(0) { $0 + $1.time } / count
         // Moments of the centred times and of the angles: with them the line and the parabola.
