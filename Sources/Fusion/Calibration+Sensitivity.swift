@@ -93,21 +93,27 @@ extension Calibration {
         var isComplete = true
     }
 
+    /// Whether samples lost between two consecutive (bias-corrected) samples of a sensor sampling
+    /// every `period` seconds lose part of a turn. A gap does unless the device lay still on both
+    /// sides of it, turning slower than the rest detector's threshold and reading the same gravity:
+    /// a tip made within the gap changes it by a whole g.
+    static func losesTurn(
+        from before: InertialSample, to after: InertialSample, period: Double, parameters: FusionParameters
+    ) -> Bool {
+        GyroIntegration.isGap(interval: after.time - before.time, period: period)
+            && !(before.rotationRate.length < parameters.restGyroThreshold
+                && after.rotationRate.length < parameters.restGyroThreshold
+                && (after.acceleration - before.acceleration).length < parameters.restAccelerationThreshold)
+    }
+
     /// The turns between consecutive still poses of (bias-corrected) samples.
     static func turns<Samples: RandomAccessCollection<InertialSample>>(
         in samples: Samples, parameters: FusionParameters
     ) -> [Turn] where Samples.Index == Int {
         let runs = stillRuns(in: samples, parameters: parameters)
         let period = GyroIntegration.period(ofTimes: samples.map(\.time))
-        // A gap (lost samples) loses part of a turn unless the device lay still on both sides of
-        // it, turning slower than the rest detector's threshold and reading the same gravity: a
-        // tip made within the gap changes it by a whole g.
         func losesTurn(at index: Int) -> Bool {
-            let before = samples[index - 1], after = samples[index]
-            return GyroIntegration.isGap(interval: after.time - before.time, period: period)
-                && !(before.rotationRate.length < parameters.restGyroThreshold
-                    && after.rotationRate.length < parameters.restGyroThreshold
-                    && (after.acceleration - before.acceleration).length < parameters.restAccelerationThreshold)
+            Self.losesTurn(from: samples[index - 1], to: samples[index], period: period, parameters: parameters)
         }
         // From the middle of the first pose to the middle of the second: each pose's mean stands
         // for the gravity direction there, and the still halves add only noise to the integral.

@@ -10,6 +10,11 @@
 ///    ``Parameters/newPoseDegrees`` from every face so far (the last one: from the pose before).
 ///    Then the gyro bias, the accelerometer offset and the full correction matrices of both
 ///    sensors are fitted (``Calibration/fromFaces(_:parameters:)``).
+///    - ``Step/retakeFace(_:)``: when samples were lost during a tip (the computer fell behind the
+///      sensor), that turn is no use to the fit, and seven poses have no turn to spare. Rather than
+///      refuse the whole procedure, it asks for the lost tips again, face by face (the face the tip
+///      left, unless the device already lies on it, then the face it reached), up to
+///      ``Parameters/retakePoses`` poses in all, and fits again with every turn it has.
 /// 3. ``Step/strapOn``: moved, strapped to the front of the shin below the knee, the patient
 ///    seated with the shin vertical, then at rest: the start pose gives the shin axis.
 /// 4. ``Step/swing``: one knee extension and back to rest: the swing gives the hinge axis
@@ -28,6 +33,9 @@ public struct GuidedCalibration: Sendable {
         /// `captured` poses of ``Calibration/facePoses`` are done; tip the device onto a face not
         /// used yet, or, after the sixth, once more onto a face used before.
         case nextFace(captured: Int)
+        /// Samples were lost during a tip between two faces: turn the device so that `face` (as
+        /// in ``GuidedCalibration/faceOrder``) is up, to make that tip again.
+        case retakeFace(String)
         case strapOn
         case swing
         case finished
@@ -50,6 +58,10 @@ public struct GuidedCalibration: Sendable {
         public var poseRateTolerance: Double = 0.5
         /// Longest time one step may take, seconds.
         public var stepTimeoutSeconds: Double = 120
+        /// Most poses taken again for tips that lost samples, before the calibration is refused:
+        /// two lost tips from anywhere on the table. A host that loses samples that often is too
+        /// busy to calibrate on.
+        public var retakePoses = 4
         /// Finish once the faces are fitted, without the strapped steps: the thigh board's
         /// procedure.
         public var endsAfterFaces = false
@@ -63,8 +75,20 @@ public struct GuidedCalibration: Sendable {
     /// ``Calibration/fromFaces(_:parameters:)`` needs. Another order that does this works too.
     public static let faceOrder = ["+z", "+y", "-z", "+x", "-y", "-x", "-z"]
 
+    /// The sensor axis that points up when `face` (as in ``faceOrder``) is up.
+    public static func upAxis(ofFace face: String) -> Vector3? {
+        let axes: [Character: Vector3] = ["x": .unitX, "y": .unitY, "z": .unitZ]
+        guard face.count == 2, let sign = face.first, "+-".contains(sign), let axis = axes[face.last ?? " "] else {
+            return nil
+        }
+        return sign == "-" ? -axis : axis
+    }
+
     public let parameters: Parameters
     public private(set) var step = Step.holdStill
+    /// The faces to turn up again for tips that lost samples, the first being asked for now
+    /// (``Step/retakeFace(_:)``); empty otherwise.
+    public var retakeFaces: [String] { retakes }
     /// The result, once ``step`` is ``Step/finished``.
     public private(set) var calibration: Calibration?
 
@@ -74,6 +98,17 @@ public struct GuidedCalibration: Sendable {
     /// Raw samples from the start to the last pose on the table, for the fit.
     private var tableSamples: [InertialSample] = []
     private var poses: [Vector3] = []
+    /// The face (``faceOrder``) each pose was asked for.
+    private var faces: [String] = []
+    /// The tips that lost samples and were not made again yet, as the faces they left and reached.
+    private var lostTips: [(from: String, to: String)] = []
+    /// Whether samples were lost in a turn since the last pose.
+    private var lostSincePose = false
+    /// The faces still to take again, the first being asked for; and how many were asked for.
+    private var retakes: [String] = []
+    private var retaken = 0
+    private var shortestInterval = Double.infinity
+    private var previousUnbiased: InertialSample?
     private var movedSincePose = false
     /// The gyro reading at rest: the first window's mean until the fit, then zero (the samples are
     /// corrected from then on).
@@ -99,7 +134,12 @@ public struct GuidedCalibration: Sendable {
     public mutating func update(_ raw: InertialSample) throws(CalibrationError) -> Step {
         let interval = previousTime.map { max(0, raw.time - $0) } ?? 0
         previousTime = raw.time
+        if interval > 0 { shortestInterval = min(shortestInterval, interval) }
         let corrected = calibration?.corrected(raw) ?? raw
+        // Whether a gap lost part of a turn is judged by the rates less the bias known so far.
+        var unbiased = corrected
+        unbiased.rotationRate -= restingRate
+        defer { previousUnbiased = unbiased }
         detector.update(rotationRate: corrected.rotationRate, acceleration: corrected.acceleration, interval: interval)
         let start = stepStart ?? raw.time
         stepStart = start
@@ -121,12 +161,19 @@ public struct GuidedCalibration: Sendable {
                 try window.requireStill(parameters.fusion)
                 guard let pose = window.meanAcceleration.normalized else { throw .implausibleFit("zero acceleration") }
                 poses = [pose]
+                faces = [Self.faceOrder[0]]
                 restingRate = window.meanRotationRate
                 advance(to: .nextFace(captured: 1), at: raw.time)
             }
-        case .nextFace(let captured):
+        case .nextFace, .retakeFace:
             tableSamples.append(raw)
             if !detector.isStill { movedSincePose = true }
+            if let previousUnbiased,
+                Calibration.losesTurn(
+                    from: previousUnbiased, to: unbiased, period: shortestInterval, parameters: parameters.fusion)
+            {
+                lostSincePose = true
+            }
             // The detector follows slow turns; the pose's own window must be still as well. It is
             // looked at ten times a second, not at every sample.
             guard movedSincePose, let still = stillStart, raw.time - still >= parameters.poseSeconds,
@@ -138,19 +185,27 @@ public struct GuidedCalibration: Sendable {
             else { break }
             movedSincePose = false
             let threshold = parameters.newPoseDegrees * Double.pi / 180
-            let compared = captured < 6 ? poses[...] : poses.suffix(1)
+            // The six faces each differ from all before; the seventh and the tips made again, from
+            // the pose before.
+            let compared = poses.count < 6 ? poses[...] : poses.suffix(1)
             guard compared.allSatisfy({ $0.angle(to: pose) > threshold }) else { break }
+            // A tip made again must be the one asked for: the fit is short without it, and a person
+            // who went on to strap the sensor on is not lying it on a face.
+            if let asked = retakes.first, let up = Self.upAxis(ofFace: asked), pose.angle(to: up) > threshold {
+                break
+            }
+            let face = retakes.first ?? Self.faceOrder[poses.count]
+            if lostSincePose, let left = faces.last { lostTips.append((from: left, to: face)) }
+            lostSincePose = false
             poses.append(pose)
-            if captured + 1 < Calibration.facePoses {
+            faces.append(face)
+            if !retakes.isEmpty { retakes.removeFirst() }
+            if case .nextFace(let captured) = step, captured + 1 < Calibration.facePoses {
                 advance(to: .nextFace(captured: captured + 1), at: raw.time)
+            } else if let next = retakes.first {
+                advance(to: .retakeFace(next), at: raw.time)
             } else {
-                calibration = try Calibration.fromFaces(tableSamples, parameters: parameters.fusion)
-                restingRate = .zero
-                tableSamples = []
-                // From here on the samples are corrected: a reference built on raw ones would read
-                // the jump as a movement.
-                detector = RestDetector(parameters: parameters.fusion)
-                advance(to: parameters.endsAfterFaces ? .finished : .strapOn, at: raw.time)
+                try fitFaces(at: raw.time)
             }
         case .strapOn:
             if !detector.isStill { movedSincePose = true }
@@ -187,6 +242,36 @@ public struct GuidedCalibration: Sendable {
             break
         }
         return step
+    }
+
+    /// Fits the table part, then goes on to strapping on; or, when tips lost samples, asks for
+    /// them again while ``Parameters/retakePoses`` allows.
+    private mutating func fitFaces(at time: Double) throws(CalibrationError) {
+        do throws(CalibrationError) {
+            calibration = try Calibration.fromFaces(tableSamples, parameters: parameters.fusion)
+        } catch .samplesLost(let turns) {
+            var plan: [String] = []
+            var at = faces.last
+            for tip in lostTips {
+                if tip.from != at { plan.append(tip.from) }
+                plan.append(tip.to)
+                at = tip.to
+            }
+            lostTips = []
+            guard !plan.isEmpty, retaken + plan.count <= parameters.retakePoses else {
+                throw .samplesLost(turns: turns)
+            }
+            retaken += plan.count
+            retakes = plan
+            advance(to: .retakeFace(plan[0]), at: time)
+            return
+        }
+        restingRate = .zero
+        tableSamples = []
+        // From here on the samples are corrected: a reference built on raw ones would read the jump
+        // as a movement.
+        detector = RestDetector(parameters: parameters.fusion)
+        advance(to: parameters.endsAfterFaces ? .finished : .strapOn, at: time)
     }
 
     private mutating func advance(to next: Step, at time: Double) {

@@ -27,9 +27,11 @@ extension AccuracyTrial {
         if calibrated {
             do {
                 calibration = try calibrate(
-                    errors: errors, mounting: mounting, load: source.calibrationLoad, random: &random)
+                    errors: errors, mounting: mounting, load: source.calibrationLoad, random: &random
+                ).calibration
                 let thigh = try calibrate(
-                    errors: thighErrors, mounting: mounting, load: source.calibrationLoad, random: &random)
+                    errors: thighErrors, mounting: mounting, load: source.calibrationLoad, random: &random
+                ).calibration
                 // Its strapped pose and swing were the shank's procedure; only the sensor's
                 // correction is the thigh's.
                 calibration?.thigh = ThighCalibration(sensor: thigh.sensor)

@@ -52,6 +52,8 @@ public struct AccuracyTrial: Sendable {
     /// Where the patient's shin rests, degrees forward of vertical, when the calibration asks for
     /// it hanging vertical: the one-sensor knee angles take that pose as 90° of flexion.
     public var calibrationShinDegrees = 3.0
+    /// How the host reads the FIFO during the calibration; `nil`: as ``ErrorSource`` says.
+    public var calibrationLoad: HostLoad?
 
     public init(
         seed: UInt64, source: ErrorSource = .all, calibrated: Bool = true,
@@ -75,6 +77,8 @@ public struct AccuracyTrial: Sendable {
         public var endReason: MeasurementSession.EndReason?
         /// Why the guided calibration refused the simulated procedure, when it did.
         public var calibrationRefusal: CalibrationError?
+        /// The faces the calibration asked to turn up again for tips that lost samples.
+        public var calibrationRetakes = 0
         /// `result.range − trueRange`, degrees; `nan` without a result.
         public var rangeError: Double { (result?.range ?? .nan) - trueRange }
         /// The knee angles' errors, degrees; `nan` without a result.
@@ -104,10 +108,12 @@ public struct AccuracyTrial: Sendable {
         let mounting = randomRotation(&random)
         let load = source.load
         var calibration = Calibration.identity
+        var retakes = 0
         if calibrated {
             do {
-                calibration = try calibrate(
-                    errors: errors, mounting: mounting, load: source.calibrationLoad, random: &random)
+                (calibration, retakes) = try calibrate(
+                    errors: errors, mounting: mounting, load: calibrationLoad ?? source.calibrationLoad,
+                    random: &random)
             } catch let refusal as CalibrationError {
                 return .refused(refusal)
             }
@@ -149,7 +155,7 @@ public struct AccuracyTrial: Sendable {
         return Outcome(
             trueRange: trueRange, trueKneeExtension: KneeAngle.flexion(shankInclination: seen.max() ?? .nan),
             trueKneeFlexion: KneeAngle.flexion(shankInclination: seen.min() ?? .nan), result: session.result(),
-            endReason: endReason, calibrationRefusal: nil,
+            endReason: endReason, calibrationRefusal: nil, calibrationRetakes: retakes,
             motionSquaredError: squaredError, motionSamples: motionSamples, samples: samples, lostSamples: lost)
     }
 
@@ -185,30 +191,56 @@ public struct AccuracyTrial: Sendable {
     /// trial's host timing.
     func calibrate(
         errors: SensorErrorModel, mounting: Rotation, load: HostLoad, random: inout SplitMix64
-    ) throws -> Calibration {
+    ) throws -> (calibration: Calibration, retakes: Int) {
         var cool = errors
         cool.temperature = .constant(25)
-        let scenario = SimulationScenario(
-            motion: MotionModel(
-                movement: .calibration(.guided(seed: random.next(), shinDegrees: calibrationShinDegrees)),
-                mounting: mounting),
-            errors: cool, seed: random.next())
-        var procedure = GuidedCalibration()
-        var refusal: CalibrationError?
-        _ = try record(scenario, seconds: scenario.motion.durationSeconds, load: load, random: &random) { sample, _ in
-            guard refusal == nil, procedure.step != .finished else { return false }
-            do throws(CalibrationError) {
-                try procedure.update(sample)
-            } catch {
-                refusal = error
+        let motionSeed = random.next(), sensorSeed = random.next()
+        let host = random
+        // A person who does as the prompts say: when a tip lost samples, the procedure is done
+        // again with the faces it asks for turned up after the seventh, the sensor and the host
+        // the same up to there, so that the same tips lose their samples.
+        var retakes: [String] = []
+        while true {
+            random = host
+            let scenario = SimulationScenario(
+                motion: MotionModel(
+                    movement: .calibration(
+                        .guided(
+                            seed: motionSeed, shinDegrees: calibrationShinDegrees,
+                            retakes: retakes.compactMap(GuidedCalibration.upAxis(ofFace:)).map {
+                                SIMD3($0.x, $0.y, $0.z)
+                            })),
+                    mounting: mounting),
+                errors: cool, seed: sensorSeed)
+            var procedure = GuidedCalibration()
+            var refusal: CalibrationError?
+            // Every face asked for again, plan by plan (a plan is made whole, then taken face by face).
+            var asked: [String] = []
+            var planned = 0
+            _ = try record(scenario, seconds: scenario.motion.durationSeconds, load: load, random: &random) {
+                sample, _ in
+                guard refusal == nil, procedure.step != .finished else { return false }
+                do throws(CalibrationError) {
+                    try procedure.update(sample)
+                } catch {
+                    refusal = error
+                }
+                let plan = procedure.retakeFaces
+                if plan.count > planned { asked += plan }
+                planned = plan.count
+                // Asked for faces the motion does not turn up: the person stops to do them.
+                return asked.count <= retakes.count
             }
-            return true
+            if let refusal { throw refusal }
+            if asked.count > retakes.count {
+                retakes = asked
+                continue
+            }
+            guard let calibration = procedure.calibration, procedure.step == .finished else {
+                throw CalibrationError.stepTimedOut(step: "\(procedure.step)", seconds: scenario.motion.durationSeconds)
+            }
+            return (calibration, retakes.count)
         }
-        if let refusal { throw refusal }
-        guard let calibration = procedure.calibration, procedure.step == .finished else {
-            throw CalibrationError.stepTimedOut(step: "\(procedure.step)", seconds: scenario.motion.durationSeconds)
-        }
-        return calibration
     }
 
     /// Reads the scenario through the driver on a manual clock with the host timing of `load`,

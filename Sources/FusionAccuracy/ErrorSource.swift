@@ -105,8 +105,9 @@ public enum ErrorSource: String, CaseIterable, Sendable {
             ? .loaded : .idle
     }
 
-    /// How the host reads the FIFO during the calibration: a calibration that lost samples is
-    /// refused and done again, so the overflows' row is calibrated on a host that kept up.
+    /// How the host reads the FIFO during the calibration: on the overflows' own host the
+    /// procedure asks for tips again and refuses nearly half the calibrations (measured apart,
+    /// `FusionBench.calibrationOnAStallingHost`), so its row is calibrated on a host that kept up.
     var calibrationLoad: AccuracyTrial.HostLoad { self == .fifoOverflows ? .loaded : load }
 
     /// Seconds the leg rests before it moves: 2…3 s, the still start the session asks for, but for

@@ -32,6 +32,7 @@ enum FusionBench {
         print("   targets: calibrated p95 ≤ 0.3°, max ≤ 0.5°; typical part uncalibrated p95 ≤ 1.5°, max ≤ 2.0°;")
         print("            thigh motion: every session ends, and is flagged ('clean max': the largest error of a")
         print("            result stored without a flag)")
+        calibrationOnAStallingHost()
         knee()
         thighSensor()
         cost()
@@ -144,6 +145,39 @@ enum FusionBench {
             )
         } catch {
             print("   \(source.rawValue): simulation failed: \(error)")
+        }
+    }
+
+    /// The overflows' row calibrated on its own host, which stalls past the FIFO now and then
+    /// (the row itself calibrates on a host that keeps up): how many guided calibrations ask for
+    /// tips again, how many are accepted, and how well their sessions measure.
+    static func calibrationOnAStallingHost() {
+        print(
+            "== fusion: the guided calibration on the overflows' host (stalls of 0.5…0.8 s, about one in 5 s), \(trials)"
+        )
+        print("   calibrations, each followed by its session as in the row; a person who turns up the faces the")
+        print("   procedure asks for again when a tip lost samples (at most four)")
+        do {
+            let outcomes = try outcomes { seed in
+                var trial = AccuracyTrial(seed: seed, source: .fifoOverflows)
+                trial.calibrationLoad = .overflowing
+                return try trial.run()
+            }
+            let accepted = outcomes.filter { $0.calibrationRefusal == nil }
+            let retaken = accepted.filter { $0.calibrationRetakes > 0 }
+            let refused = outcomes.count - accepted.count
+            let lost = outcomes.filter {
+                if case .samplesLost = $0.calibrationRefusal { true } else { false }
+            }.count
+            let faces = retaken.reduce(0) { $0 + $1.calibrationRetakes }
+            print(
+                "   accepted \(accepted.count) (\(retaken.count) after tips made again, \(faces) faces in all), refused \(refused) "
+                    + "(\(lost) saying samples were lost in more tips than can be made again)")
+            print(
+                "   the accepted sessions' range |err| p50 / p95 / max: \(triple(ErrorPercentiles(accepted.map(\.rangeError))))"
+            )
+        } catch {
+            print("   simulation failed: \(error)")
         }
     }
 

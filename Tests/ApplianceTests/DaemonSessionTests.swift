@@ -284,7 +284,8 @@ extension DaemonSessionTests {
         let calibrations = ScriptedCalibrations(
             clock: harness.clock,
             script: [
-                (0, .holdStill), (4, .nextFace(captured: 1)), (8, .nextFace(captured: 2)), (12, .strapOn), (15, .swing),
+                (0, .holdStill), (4, .nextFace(captured: 1)), (8, .nextFace(captured: 2)), (10, .retakeFace("+x")),
+                (12, .strapOn), (15, .swing),
                 (20, .saved("gyro bias (0.1, -0.2, 0.0) °/s")),
             ])
         harness.calibrations = calibrations
@@ -301,6 +302,9 @@ extension DaemonSessionTests {
         // The press at 15 s came during the calibration (from about 5 s, 20 s long): ignored.
         #expect(harness.measurements.started.isEmpty)
         #expect(harness.output.states.contains(.status("calibrating: face 1 of 6 done, turn it +y up")))
+        #expect(
+            harness.output.states.contains(
+                .status("calibrating: samples were lost in a tip, turn it +x up to make it again")))
         #expect(harness.output.messages.contains("calibration saved: gyro bias (0.1, -0.2, 0.0) °/s"))
         #expect(calibrations.started == 1)
     }

@@ -268,7 +268,7 @@ struct FaceCalibrationTests {
     /// with the given sensitivity matrices (reading = matrix · truth + offset).
     static func faces(
         _ faces: [Vector3] = guideFaces, bias: Vector3, gyro: Matrix3, offset: Vector3, accelerometer: Matrix3,
-        seed: UInt64 = 4
+        seed: UInt64 = 4, holdSeconds: Double = 3
     ) -> [InertialSample] {
         var rng = SplitMix64(seed: seed)
         var samples: [InertialSample] = []
@@ -283,7 +283,7 @@ struct FaceCalibrationTests {
             time += 1 / rate
         }
         for (from, to) in zip(faces, faces.dropFirst()) {
-            for _ in 0..<Int(3 * rate) { emit(up: from, turning: .zero) }
+            for _ in 0..<Int(holdSeconds * rate) { emit(up: from, turning: .zero) }
             // Turning about to × from takes "up" (in board axes) from `from` to `to`.
             let axis = to.cross(from), steps = Int(1.5 * rate)
             for step in 0..<steps {
@@ -294,7 +294,7 @@ struct FaceCalibrationTests {
                 emit(up: from.rotated(by: axis * (-angle * Double.pi / 180)), turning: axis * angularRate)
             }
         }
-        for _ in 0..<Int(3 * rate) { emit(up: faces[faces.count - 1], turning: .zero) }
+        for _ in 0..<Int(holdSeconds * rate) { emit(up: faces[faces.count - 1], turning: .zero) }
         return samples
     }
 

@@ -198,3 +198,30 @@ struct KneeSwingsTests {
         }
     }
 }
+
+/// The simulated person asked to make tips again.
+@Suite struct CalibrationRetakeMotionTests {
+    /// The board's axis that points up after the table part.
+    static func upAxis(_ motion: CalibrationMotion) -> SIMD3<Double> {
+        let last = motion.tableOrientations[motion.tableOrientations.count - 1]
+        return last.transposed * SIMD3(0, 0, 1)
+    }
+
+    @Test func theFacesAskedForAgainAreTurnedUpAfterTheSeventh() throws {
+        let plain = CalibrationMotion.guided(seed: 5)
+        let again = CalibrationMotion.guided(seed: 5, retakes: [[1, 0, 0], [0, -1, 0], [0, 1, 0]])
+        // The procedure up to the seventh pose, and the strapped part after, are as without them.
+        #expect(Array(again.faceMoves.prefix(6)) == plain.faceMoves)
+        #expect(again.leadInSeconds == plain.leadInSeconds && again.strapSeconds == plain.strapSeconds)
+        #expect(again.swing == plain.swing)
+        #expect(again.faceMoves.count == 9)
+        // −z up, then +x and −y (tips of 90°), then +y: the opposite face, turned over by 180°.
+        #expect(again.faceMoves.suffix(3).map(\.angleDegrees) == [90, 90, 180])
+        #expect(abs(Self.upAxis(again).y - 1) < 1e-9)
+        var orientation = again.tableOrientations[7]
+        #expect(abs((orientation.transposed * SIMD3(0, 0, 1)).x - 1) < 1e-9)
+        orientation = again.tableOrientations[8]
+        #expect(abs((orientation.transposed * SIMD3(0, 0, 1)).y + 1) < 1e-9)
+        #expect(again.durationSeconds > plain.durationSeconds)
+    }
+}

@@ -87,6 +87,9 @@ extension ApplianceDaemon {
                     ? "face \(captured) of 6 done, turn it \(GuidedCalibration.faceOrder[captured]) up"
                     : "all six faces done, turn it back \(GuidedCalibration.faceOrder[6]) up"
                 play(.go)
+            case .retakeFace(let face):
+                running.step = "samples were lost in a tip, turn it \(face) up to make it again"
+                play(.go)
             case .strapOn:
                 running.step = "strap it on the shin and hold still"
                 play(.holdStill)

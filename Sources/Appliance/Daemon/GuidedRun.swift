@@ -61,6 +61,8 @@ public enum GuidedCalibrationEvent: Equatable, Sendable {
     /// `captured` poses on the table are done: turn the device onto another face (after the
     /// sixth, once more onto a face used before).
     case nextFace(captured: Int)
+    /// Samples were lost during a tip: turn the device with this face up, to make it again.
+    case retakeFace(String)
     /// Strap the device on the shin and hold still.
     case strapOn
     /// Extend the knee once and return.

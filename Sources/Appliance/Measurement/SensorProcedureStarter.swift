@@ -97,6 +97,7 @@ public final class SensorProcedureStarter: GuidedMeasurementStarter, GuidedCalib
                 switch step {
                 case .holdStill: mailbox.post(.holdStill)
                 case .nextFace(let captured): mailbox.post(.nextFace(captured: captured))
+                case .retakeFace(let face): mailbox.post(.retakeFace(face))
                 case .strapOn: mailbox.post(.strapOn)
                 case .swing: mailbox.post(.swing)
                 case .finished: break  // the completion says saved or failed

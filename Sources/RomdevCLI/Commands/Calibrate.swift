@@ -410,6 +410,7 @@ struct CalibrateAction: CommandAction, Equatable {
         switch step {
         case .holdStill: "1, lying still for the gyro bias"
         case .nextFace(let captured): "2, the faces (\(captured) of \(Calibration.facePoses) poses taken)"
+        case .retakeFace(let face): "2, a tip that lost samples made again (\(face) up)"
         case .strapOn: "3, the strapped start pose"
         case .swing: "4, the knee swing and the rest after it"
         case .finished: "none"
@@ -425,6 +426,9 @@ struct CalibrateAction: CommandAction, Equatable {
         case .nextFace:
             "2. All six faces done. Tip it over one more edge, back to \(GuidedCalibration.faceOrder[6]) up, "
                 + "and hold it still."
+        case .retakeFace(let face):
+            "2. Samples were lost while it turned (the computer fell behind the sensor), so that tip must be "
+                + "made again: tip the sensor so that its \(face) side is up, and hold it still."
         case .strapOn:
             "3. Table part done. Strap the sensor to the front of your shin below the knee, sit with the foot "
                 + "on the floor and hold still."

@@ -65,8 +65,12 @@ public struct CalibrationMotion: Equatable, Sendable {
     /// `seed` varies the timing a little (±20 %), so scenarios differ like people do.
     /// `shinDegrees` is where the shin rests when the procedure asks for it hanging vertical:
     /// a seated patient's lower leg rarely hangs plumb, and the default 3° forward is the pose
-    /// error the calibration then takes as vertical.
-    public static func guided(seed: UInt64, holdSeconds: Double = 4, shinDegrees: Double = 3) -> CalibrationMotion {
+    /// error the calibration then takes as vertical. `retakes` are the faces (each the board axis
+    /// that points up) turned up after the seventh pose, as a procedure that lost samples in a tip
+    /// asks; the procedure's other timings are those without them.
+    public static func guided(
+        seed: UInt64, holdSeconds: Double = 4, shinDegrees: Double = 3, retakes: [SIMD3<Double>] = []
+    ) -> CalibrationMotion {
         var random = SplitMix64(seed: seed ^ 0xCA11_B4A7_E000_0001)
         func jitter(_ value: Double) -> Double { value * (0.8 + 0.4 * random.nextUnit()) }
         // Face up (+z), then +y, −z (two tips about the board's x axis), +x (about y), −y and −x
@@ -77,22 +81,32 @@ public struct CalibrationMotion: Equatable, Sendable {
         ]
         var orientation = Rotation.identity
         var moves: [Move] = []
-        for (from, to) in zip(faces, faces.dropFirst()) {
-            // Turning by 90° about to × from (board axes) brings `to` where `from` was: up.
-            let boardAxis = SIMD3(
+        func tip(from: SIMD3<Double>, to: SIMD3<Double>) {
+            // Turning by 90° about to × from (board axes) brings `to` where `from` was: up; onto
+            // the opposite face, 180° about an axis across both.
+            var boardAxis = SIMD3(
                 to.y * from.z - to.z * from.y, to.z * from.x - to.x * from.z, to.x * from.y - to.y * from.x)
+            let angle: Double = (boardAxis * boardAxis).sum() > 0.5 ? 90 : 180
+            if angle == 180 { boardAxis = abs(from.z) > 0.5 ? [1, 0, 0] : [0, 0, 1] }
             let worldAxis = orientation * boardAxis
             moves.append(
-                Move(axis: worldAxis, angleDegrees: 90, turnSeconds: jitter(1.5), holdSeconds: jitter(holdSeconds)))
-            orientation = Rotation(axis: worldAxis, angleDegrees: 90) * orientation
+                Move(axis: worldAxis, angleDegrees: angle, turnSeconds: jitter(1.5), holdSeconds: jitter(holdSeconds)))
+            orientation = Rotation(axis: worldAxis, angleDegrees: angle) * orientation
+        }
+        for (from, to) in zip(faces, faces.dropFirst()) { tip(from: from, to: to) }
+        // Drawn in this order so that the procedure without retakes stays as it always was.
+        let leadIn = jitter(4.5)
+        let swing = KneeExtension(
+            restDegrees: shinDegrees, peakDegrees: 70, peakSpeedDegreesPerSecond: jitter(90),
+            holdSeconds: jitter(1), returnDegrees: shinDegrees, leadInSeconds: jitter(3), leadOutSeconds: 3)
+        let strap = jitter(4)
+        var up = faces[faces.count - 1]
+        for face in retakes {
+            tip(from: up, to: face)
+            up = face
         }
         return CalibrationMotion(
-            leadInSeconds: jitter(4.5),
-            faceMoves: moves,
-            swing: KneeExtension(
-                restDegrees: shinDegrees, peakDegrees: 70, peakSpeedDegreesPerSecond: jitter(90),
-                holdSeconds: jitter(1), returnDegrees: shinDegrees, leadInSeconds: jitter(3), leadOutSeconds: 3),
-            strapSeconds: jitter(4), startPoseSeconds: 2)
+            leadInSeconds: leadIn, faceMoves: moves, swing: swing, strapSeconds: strap, startPoseSeconds: 2)
     }
 
     /// The whole procedure, seconds.

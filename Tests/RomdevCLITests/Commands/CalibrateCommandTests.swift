@@ -180,6 +180,45 @@ struct CalibrateCommandTests {
         #expect(!FileManager.default.fileExists(atPath: defaultPath(romdev)))
     }
 
+    /// A recorded calibration with 0.3 s lost in the middle of the tip from +x up to −y up: the
+    /// procedure asks for that tip again, +x up and then −y up, rather than refuse; the recording,
+    /// whose person went on to strap the sensor on, ends before the tip was made again.
+    @Test func aTipThatLostSamplesIsAskedForAgain() throws {
+        let romdev = try InProcessRomdev()
+        let recording = romdev.directory.path + "/cal.csv"
+        try romdev.run(["record", "--simulate=calibration", "--seed", "3", "--seconds", "70", "--output", recording])
+        let prompts = try romdev.run([
+            "calibrate", "--replay", recording, "--calibration", romdev.directory.path + "/c.json",
+        ])
+        // The tip that leaves +x up follows the prompt naming −y, and ends before the next prompt.
+        func promptTime(_ text: String) throws -> Double {
+            let line = try #require(prompts.split(separator: "\n").first { $0.contains(text) })
+            return try #require(Double(line.split(separator: " ")[1]))
+        }
+        let from = try promptTime("its -y side is up"), to = try promptTime("its -x side is up")
+        var lines = try String(contentsOfFile: recording, encoding: .utf8).split(
+            separator: "\n", omittingEmptySubsequences: false)
+        let gyro = { (line: Substring) -> (time: Double, rate: Double)? in
+            let fields = line.split(separator: ",").compactMap { Double($0) }
+            guard fields.count >= 7 else { return nil }
+            return (fields[0], (fields[4] * fields[4] + fields[5] * fields[5] + fields[6] * fields[6]).squareRoot())
+        }
+        let turning = lines.compactMap(gyro).filter { $0.time > from && $0.time < to && $0.rate > 30 }.map(\.time)
+        let middle = try (#require(turning.first) + #require(turning.last)) / 2
+        lines.removeAll { line in gyro(line).map { abs($0.time - middle) <= 0.15 } ?? false }
+        try lines.joined(separator: "\n").write(toFile: recording, atomically: true, encoding: .utf8)
+
+        let failure = try #require(romdev.failure(["calibrate", "--replay", recording]) as? CommandFailure)
+        #expect(
+            romdev.output.contains(
+                "2. Samples were lost while it turned (the computer fell behind the sensor), so that tip must be made "
+                    + "again: tip the sensor so that its +x side is up, and hold it still."))
+        #expect(failure.what == "calibration incomplete")
+        // Strapped on the shin, the sensor lies on none of its faces: still waiting for +x up.
+        #expect(failure.why?.contains("during step 2, a tip that lost samples made again (+x up)") == true)
+        #expect(!FileManager.default.fileExists(atPath: defaultPath(romdev)))
+    }
+
     @Test func aMalformedRecordingNamesItsLine() throws {
         let romdev = try InProcessRomdev()
         let recording = romdev.directory.path + "/bad.csv"
