@@ -23,6 +23,16 @@ public struct SessionParameters: Hashable, Sendable, Codable {
     /// the instant a movement turns, which lasts milliseconds.
     public var stillAnchorSeconds: Double = 0.3
 
+    /// How far (°/s) a gyro's bias may move during the session, from what it was first known to be
+    /// to what the session learnt, before the session is fused again with the learnt one. A part
+    /// calibrated at 25 °C drifts by up to 0.16 °/s per °C (datasheet), so one measured 10 °C
+    /// warmer starts 1–2 °/s off; the filter learns the difference at the rests, but the samples
+    /// before it did were fused with the stale bias, and where the leg was not yet still a second
+    /// time (between the start pose and the first still phase) nothing anchors them: 1.5° at
+    /// 0.6 °/s over 2.5 s. A bias that moved by 0.2 °/s costs a few tenths of a degree there, what
+    /// a calibrated result may be off by.
+    public var biasChangeToRefuse: Double = 0.2
+
     /// Largest change of inclination (degrees) within one rest (a still phase near the start pose,
     /// by the accelerometer; or anything the rest detector called rest there, by the gyro, see
     /// ``RestSway``) before the result is flagged unsteady. A still leg's averaged accelerometer
