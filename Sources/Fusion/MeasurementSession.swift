@@ -341,13 +341,13 @@ public struct MeasurementSession: Sendable {
         case .returning, .finished: break
         }
         phase = .finished(reason)
-        if startEstablished { refuseWithLearntBiases() }
+        if startEstablished { fuseAgainWithLearntBiases() }
     }
 
     /// A sensor whose bias was unknown and first learnt after the start pose, because the leg moved
     /// before its rest was confirmed: up to then its samples were fused with a bias that can be
     /// 20 °/s off, 60° over a three-second extension. Or one whose bias moved by more than
-    /// ``SessionParameters/biasChangeToRefuse`` from what it was first known to be (a calibrated
+    /// ``SessionParameters/biasChangeToFuseAgain`` from what it was first known to be (a calibrated
     /// part measured warmer than it was calibrated). Its later rests measured the bias, so the
     /// session fuses its samples again from the first, with that bias known, before the result is
     /// computed. The decisions taken live (where the start pose was, when the leg had left and come
@@ -363,13 +363,13 @@ public struct MeasurementSession: Sendable {
     /// learn; a second pass, which starts from the first one's, learns the rest of it (the test's
     /// part 2 °/s off: (−0.48, 0.74, 0.04) °/s learnt live, (−1.17, 1.94, −0.78) by the first pass,
     /// (−1.21, 1.99, −0.80) by the second, the truth (−1.2, 2, −0.8)).
-    private static let refusionPasses = 2
-    private mutating func refuseWithLearntBiases() {
+    private static let fusingPasses = 2
+    private mutating func fuseAgainWithLearntBiases() {
         var late =
             (shankBiasKnownAt.map { $0 > startIndex } ?? false) || (thighBiasKnownAt.map { $0 > startIndex } ?? false)
         func moved(_ filter: OrientationFilter?, from first: Vector3) -> Bool {
             guard let filter, filter.isBiasKnown, !flags.contains(.samplesLost) else { return false }
-            return (filter.gyroBias - first).length > parameters.biasChangeToRefuse
+            return (filter.gyroBias - first).length > parameters.biasChangeToFuseAgain
         }
         func fresh(_ filter: OrientationFilter) -> OrientationFilter {
             OrientationFilter(parameters: filter.parameters, gyroBias: filter.isBiasKnown ? filter.gyroBias : nil)
@@ -377,7 +377,7 @@ public struct MeasurementSession: Sendable {
         // Each pass starts from the bias the one before learnt, which its rests refine further.
         var shankLearnt = filter, thighLearnt = thighFilter
         var shankFrom = shankFirstBias, thighFrom = thighFirstBias
-        for _ in 0..<Self.refusionPasses {
+        for _ in 0..<Self.fusingPasses {
             guard late || moved(shankLearnt, from: shankFrom) || moved(thighLearnt, from: thighFrom) else { break }
             late = false
             var shank = fresh(shankLearnt)

@@ -31,7 +31,7 @@ public struct SessionParameters: Hashable, Sendable, Codable {
     /// time (between the start pose and the first still phase) nothing anchors them: 1.5° at
     /// 0.6 °/s over 2.5 s. A bias that moved by 0.2 °/s costs a few tenths of a degree there, what
     /// a calibrated result may be off by.
-    public var biasChangeToRefuse: Double = 0.2
+    public var biasChangeToFuseAgain: Double = 0.2
 
     /// Largest change of inclination (degrees) within one rest (a still phase near the start pose,
     /// by the accelerometer; or anything the rest detector called rest there, by the gyro, see
