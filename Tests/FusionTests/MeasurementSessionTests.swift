@@ -459,14 +459,16 @@ struct MeasurementSessionTests {
     /// until the filter has learnt the difference at the rests. The session is fused again with the
     /// bias it learnt. Before, the start and the peak carried the stale bias's drift up to the
     /// first still phase: range errors of 0.12° (the start 0.33° off), 3.95°, 1.67° and 0.95°. In
-    /// the last three the rest was confirmed only as the leg set off, so that no still phase
-    /// precedes the movement in the session; what is left there (0.6°) is the filter's own error
-    /// at the start, taken less its error after the return.
+    /// the last three the stale bias kept the leg from reading as at rest before it set off, so the
+    /// result is flagged `moved-at-start` and no still phase precedes the movement; what is left
+    /// there (0.6°) is the filter's own error at the start, taken less its error after the return.
     @Test(arguments: [
-        (Vector3(1.6, -1.6, 0.6), 0.3), (Vector3(-1.2, 2, -0.8), 0.75), (Vector3(2, 1.2, -1), 0.75),
-        (Vector3(-1.5, -1.5, 1.2), 0.75),
+        (Vector3(1.6, -1.6, 0.6), 0.3, false), (Vector3(-1.2, 2, -0.8), 0.75, true), (Vector3(2, 1.2, -1), 0.75, true),
+        (Vector3(-1.5, -1.5, 1.2), 0.75, true),
     ])
-    func aGyroBiasThatMovedSinceTheCalibrationIsLearntAndFusedAgain(bias: Vector3, bound: Double) throws {
+    func aGyroBiasThatMovedSinceTheCalibrationIsLearntAndFusedAgain(
+        bias: Vector3, bound: Double, movedAtStart: Bool
+    ) throws {
         let motion = KneeMotion(keyframes: [(2.5, 0), (3.3, 80), (4.3, 78), (5.1, 0), (9, 0)])
         var imu = imu(motion, mounting: Vector3(0.2, -0.4, 0.3))
         imu.gyroBias = bias
@@ -474,6 +476,7 @@ struct MeasurementSessionTests {
         let session = measure(samples, mounting: imu.trueMounting)
         let result = try #require(session.result())
         #expect(session.phase == .finished(.returned))
+        #expect(result.flags == (movedAtStart ? .movedAtStart : []))
         #expect(abs(result.maximum - 80) < bound, "maximum \(result.maximum)")
         #expect(abs(result.start) < bound, "start \(result.start)")
         #expect(abs(result.range - 80) < bound, "range \(result.range)")
