@@ -35,10 +35,9 @@ extension Calibration {
         // Across lost samples the integral is a guess, which the fit would take for the matrix.
         let turns = allTurns.filter(\.isComplete)
         let lost = allTurns.count - turns.count
-        guard !turns.isEmpty else {
-            if lost > 0 { throw .samplesLost(turns: lost) }
-            throw .tooLittleRotation(degrees: 0)
-        }
+        // A fit left short by the turns that lost samples says so, rather than what it lacks.
+        func short(_ lacking: CalibrationError) -> CalibrationError { lost > 0 ? .samplesLost(turns: lost) : lacking }
+        guard !turns.isEmpty else { throw short(.tooLittleRotation(degrees: 0)) }
         let model = SensitivityModel(
             samples: samples, turns: turns, gyroBias: gyroBias, accelerometerOffset: accelerometerOffset,
             accelerometerDiagonal: accelerometerDiagonal)
@@ -46,9 +45,9 @@ extension Calibration {
         for _ in 0..<6 {
             let (normal, rhs) = model.normalEquations(at: estimate)
             guard let delta = solve(normal, rhs) else {
-                if lost > 0 { throw .samplesLost(turns: lost) }
-                throw .turnsNotSpread(
-                    axis: SensitivityModel.leastObservedAxis(normal.indices.map { 1 / normal[$0][$0] }))
+                throw short(
+                    .turnsNotSpread(
+                        axis: SensitivityModel.leastObservedAxis(normal.indices.map { 1 / normal[$0][$0] })))
             }
             for i in estimate.indices { estimate[i] += delta[i] }
             if delta.map(abs).max() ?? 0 < 1e-7 { break }
@@ -65,8 +64,7 @@ extension Calibration {
             return solve(normal, unit)?[index] ?? .infinity
         }
         if variances.contains(where: { !($0 < SensitivityModel.largestVariance) }) {
-            if lost > 0 { throw .samplesLost(turns: lost) }
-            throw .turnsNotSpread(axis: SensitivityModel.leastObservedAxis(variances))
+            throw short(.turnsNotSpread(axis: SensitivityModel.leastObservedAxis(variances)))
         }
         let (gyro, accelerometer) = model.matrices(estimate)
         let fitted = Calibration(gyroMatrix: gyro, accelerometerMatrix: accelerometer)
@@ -118,12 +116,9 @@ extension Calibration {
         // From the middle of the first pose to the middle of the second: each pose's mean stands
         // for the gravity direction there, and the still halves add only noise to the integral.
         return zip(runs, runs.dropFirst()).map { a, b in
-            let isComplete = !((a.lowerBound + a.upperBound) / 2 + 1...(b.lowerBound + b.upperBound) / 2).contains {
-                losesTurn(at: $0)
-            }
+            let from = (a.lowerBound + a.upperBound) / 2, to = (b.lowerBound + b.upperBound) / 2
             return Turn(
-                from: (a.lowerBound + a.upperBound) / 2, to: (b.lowerBound + b.upperBound) / 2, before: a, after: b,
-                isComplete: isComplete)
+                from: from, to: to, before: a, after: b, isComplete: !(from + 1...to).contains { losesTurn(at: $0) })
         }
     }
 

@@ -88,7 +88,7 @@ public struct GuidedCalibration: Sendable {
     public private(set) var step = Step.holdStill
     /// The faces to turn up again for tips that lost samples, the first being asked for now
     /// (``Step/retakeFace(_:)``); empty otherwise.
-    public var retakeFaces: [String] { retakes }
+    public private(set) var retakeFaces: [String] = []
     /// The result, once ``step`` is ``Step/finished``.
     public private(set) var calibration: Calibration?
 
@@ -104,9 +104,6 @@ public struct GuidedCalibration: Sendable {
     private var lostTips: [(from: String, to: String)] = []
     /// Whether samples were lost in a turn since the last pose.
     private var lostSincePose = false
-    /// The faces still to take again, the first being asked for; and how many were asked for.
-    private var retakes: [String] = []
-    private var retaken = 0
     private var shortestInterval = Double.infinity
     private var previousUnbiased: InertialSample?
     private var movedSincePose = false
@@ -191,18 +188,18 @@ public struct GuidedCalibration: Sendable {
             guard compared.allSatisfy({ $0.angle(to: pose) > threshold }) else { break }
             // A tip made again must be the one asked for: the fit is short without it, and a person
             // who went on to strap the sensor on is not lying it on a face.
-            if let asked = retakes.first, let up = Self.upAxis(ofFace: asked), pose.angle(to: up) > threshold {
+            if let asked = retakeFaces.first, let up = Self.upAxis(ofFace: asked), pose.angle(to: up) > threshold {
                 break
             }
-            let face = retakes.first ?? Self.faceOrder[poses.count]
+            let face = retakeFaces.first ?? Self.faceOrder[poses.count]
             if lostSincePose, let left = faces.last { lostTips.append((from: left, to: face)) }
             lostSincePose = false
             poses.append(pose)
             faces.append(face)
-            if !retakes.isEmpty { retakes.removeFirst() }
+            if !retakeFaces.isEmpty { retakeFaces.removeFirst() }
             if case .nextFace(let captured) = step, captured + 1 < Calibration.facePoses {
                 advance(to: .nextFace(captured: captured + 1), at: raw.time)
-            } else if let next = retakes.first {
+            } else if let next = retakeFaces.first {
                 advance(to: .retakeFace(next), at: raw.time)
             } else {
                 try fitFaces(at: raw.time)
@@ -258,11 +255,12 @@ public struct GuidedCalibration: Sendable {
                 at = tip.to
             }
             lostTips = []
+            // Every pose past the seventh was one asked for again.
+            let retaken = poses.count - Calibration.facePoses
             guard !plan.isEmpty, retaken + plan.count <= parameters.retakePoses else {
                 throw .samplesLost(turns: turns)
             }
-            retaken += plan.count
-            retakes = plan
+            retakeFaces = plan
             advance(to: .retakeFace(plan[0]), at: time)
             return
         }

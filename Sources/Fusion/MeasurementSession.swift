@@ -94,12 +94,9 @@ public struct MeasurementSession: Sendable {
     private var startRestTime: Double?
     /// The trace index from which the motion's rates enter ``scatter``.
     private var scatterStart = 0
-    /// The trace indices at which each filter first knew its gyro bias.
-    private var shankBiasKnownAt: Int?
-    private var thighBiasKnownAt: Int?
-    /// Each filter's gyro bias when it first knew one, °/s.
-    private var shankFirstBias = Vector3.zero
-    private var thighFirstBias = Vector3.zero
+    /// Where each filter first knew its gyro bias.
+    private var shankBiasKnown: BiasKnown?
+    private var thighBiasKnown: BiasKnown?
     private var scatter = RotationScatter()
     /// Arc protocol: the extension step is done, the session follows the flexion.
     private var isFlexionStep = false
@@ -231,13 +228,11 @@ public struct MeasurementSession: Sendable {
         let thigh = thighFilter == nil ? nil : rawThigh.map { thighCalibration?.corrected($0) ?? $0 }
         if let rawThigh, thigh != nil { noteSaturation(rawThigh) }
         var point = Self.fuse(sample, thigh: thigh, shank: &filter, thighFilter: &thighFilter, previous: trace.last)
-        if shankBiasKnownAt == nil, filter.isBiasKnown {
-            shankBiasKnownAt = trace.count
-            shankFirstBias = filter.gyroBias
+        if shankBiasKnown == nil, filter.isBiasKnown {
+            shankBiasKnown = BiasKnown(index: trace.count, bias: filter.gyroBias)
         }
-        if thighBiasKnownAt == nil, let thighFilter, thighFilter.isBiasKnown {
-            thighBiasKnownAt = trace.count
-            thighFirstBias = thighFilter.gyroBias
+        if thighBiasKnown == nil, let thighFilter, thighFilter.isBiasKnown {
+            thighBiasKnown = BiasKnown(index: trace.count, bias: thighFilter.gyroBias)
         }
         // The rest detector's stillness, not `isTurning`: before the first rest the bias is unknown
         // and every sample counts as turning, yet a still leg turns by nothing in a gap.
@@ -344,6 +339,19 @@ public struct MeasurementSession: Sendable {
         if startEstablished { fuseAgainWithLearntBiases() }
     }
 
+    /// Where a filter first knew its gyro bias: the trace index and the bias there, °/s.
+    private struct BiasKnown {
+        var index: Int
+        var bias: Vector3
+    }
+
+    /// How many times a session is fused again at most. The filter learns a bias at the rests over
+    /// seconds, so a session whose last rest was short ends with part of a moved bias still to
+    /// learn; a second pass, which starts from the first one's, learns the rest of it (the test's
+    /// part 2 °/s off: (−0.48, 0.74, 0.04) °/s learnt live, (−1.17, 1.94, −0.78) by the first pass,
+    /// (−1.21, 1.99, −0.80) by the second, the truth (−1.2, 2, −0.8)).
+    private static let fusingPasses = 2
+
     /// A sensor whose bias was unknown and first learnt after the start pose, because the leg moved
     /// before its rest was confirmed: up to then its samples were fused with a bias that can be
     /// 20 °/s off, 60° over a three-second extension. Or one whose bias moved by more than
@@ -358,15 +366,8 @@ public struct MeasurementSession: Sendable {
     /// motion takes the disagreement for a bias. Fused again with that, the bench's sessions with
     /// FIFO overflows came out worse (with the thigh sensor, the largest knee flexion error went
     /// from 2.6° to 10.1°).
-    /// How many times a session is fused again at most. The filter learns a bias at the rests over
-    /// seconds, so a session whose last rest was short ends with part of a moved bias still to
-    /// learn; a second pass, which starts from the first one's, learns the rest of it (the test's
-    /// part 2 °/s off: (−0.48, 0.74, 0.04) °/s learnt live, (−1.17, 1.94, −0.78) by the first pass,
-    /// (−1.21, 1.99, −0.80) by the second, the truth (−1.2, 2, −0.8)).
-    private static let fusingPasses = 2
     private mutating func fuseAgainWithLearntBiases() {
-        var late =
-            (shankBiasKnownAt.map { $0 > startIndex } ?? false) || (thighBiasKnownAt.map { $0 > startIndex } ?? false)
+        var late = [shankBiasKnown, thighBiasKnown].contains { $0.map { $0.index > startIndex } ?? false }
         func moved(_ filter: OrientationFilter?, from first: Vector3) -> Bool {
             guard let filter, filter.isBiasKnown, !flags.contains(.samplesLost) else { return false }
             return (filter.gyroBias - first).length > parameters.biasChangeToFuseAgain
@@ -376,7 +377,7 @@ public struct MeasurementSession: Sendable {
         }
         // Each pass starts from the bias the one before learnt, which its rests refine further.
         var shankLearnt = filter, thighLearnt = thighFilter
-        var shankFrom = shankFirstBias, thighFrom = thighFirstBias
+        var shankFrom = shankBiasKnown?.bias ?? .zero, thighFrom = thighBiasKnown?.bias ?? .zero
         for _ in 0..<Self.fusingPasses {
             guard late || moved(shankLearnt, from: shankFrom) || moved(thighLearnt, from: thighFrom) else { break }
             late = false
@@ -663,4 +664,11 @@ struct TracePoint: Sendable {
 
     /// Whether either sensor was turning: a still phase needs both still.
     var isEitherTurning: Bool { isTurning || thighIsTurning }
+
+    /// The gravity direction about which `reading` (this point's accelerometer, or it less a lever
+    /// arm's acceleration) is read for its errors: the filter's; after a gap in the movement the
+    /// reading's own, as the filter's then carries its guess of the lost turn.
+    func up(of reading: Vector3, isAfterGap: Bool) -> Vector3 {
+        isAfterGap ? reading.normalized ?? gravity : gravity
+    }
 }

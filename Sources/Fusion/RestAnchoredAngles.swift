@@ -437,8 +437,7 @@ struct RestAnchoredAngles {
                 - LeverArm.acceleration(
                     shin: position.shin, forward: position.forward, rate: rate,
                     angularAcceleration: angularAcceleration, mounting: mounting)
-            // After a gap the filter's gravity carries its own guess of the lost turn.
-            let up = isAfterGap ? gravity.normalized ?? point.gravity : point.gravity
+            let up = point.up(of: gravity, isAfterGap: isAfterGap)
             guard
                 let lean = LeverArm.lean(
                     at: gravity, rate: rate, angularAcceleration: angularAcceleration, mounting: mounting),
@@ -592,8 +591,7 @@ struct RestAnchoredAngles {
                     $0[keyPath: rate].dot(mounting.hingeAxis)
                 }
                 let gapsBefore = turns.gapsBefore[index] - turns.gapsBefore[start]
-                // After a gap the filter's gravity carries its own guess of the lost turn.
-                let up = gapsBefore == 0 ? point.gravity : point.acceleration.normalized ?? point.gravity
+                let up = point.up(of: point.acceleration, isAfterGap: gapsBefore > 0)
                 moving.append(
                     AccelerometerPoseErrors.MovingSample(
                         acceleration: point.acceleration, up: up, gyroAngle: turns.angles[index], time: point.time,
