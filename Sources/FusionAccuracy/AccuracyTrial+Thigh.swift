@@ -8,7 +8,8 @@ extension AccuracyTrial {
     /// swaying ±2…3° and drifting 1…3° (``ErrorSource/largeThighMotion``, the motion the thigh
     /// sensor is there to take out), read from two sensors on one leg. The
     /// thigh's board is a second part with errors of its own drawn alike, strapped alike (the same
-    /// rotation on its segment as the shank's, ``MotionModel/onThigh(mounting:)``). Each board runs
+    /// rotation on its segment as the shank's, ``MotionModel/onThigh(mounting:)``, drawn as
+    /// ``strapping`` says). Each board runs
     /// on its own sample clock; each tick drains both FIFOs and pairs their samples as the live
     /// runner does (``SensorPairAligner``). Calibrated, each sensor goes through the guided
     /// calibration's procedure and the session gets both corrections; the hinge axes are those of
@@ -22,7 +23,7 @@ extension AccuracyTrial {
         var thighRandom = SplitMix64(seed: seed ^ 0x7416_0000_0000)
         var thighErrors = source.errors(seed: seed ^ 0x7416_0000_0000, random: &thighRandom)
         thighErrors.temperature = errors.temperature
-        let mounting = randomRotation(&random)
+        let mounting = strapping.mounting(&random)
         var calibration: Calibration?
         if calibrated {
             do {

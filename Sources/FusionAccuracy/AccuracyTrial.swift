@@ -7,7 +7,7 @@ import Glibc
 #endif
 
 /// One simulated measurement with ground truth. A sensor with the errors of one ``ErrorSource``,
-/// strapped at a random rotation, is calibrated (or not) by the very procedure `romdev calibrate`
+/// strapped as ``Strapping`` says (at a random rotation unless asked otherwise), is calibrated (or not) by the very procedure `romdev calibrate`
 /// runs (``GuidedCalibration`` over the simulated `calibration` scenario: gyro bias at rest, the
 /// six faces and a seventh pose, the turns between them for both sensors' correction matrices,
 /// the strapped start pose and a knee swing for the mounting) with the die at 25 °C, then read
@@ -49,6 +49,8 @@ public struct AccuracyTrial: Sendable {
     public var measurementProtocol: MeasurementProtocol
     /// Whether a thigh sensor is fitted too (see ``runWithThighSensor()``).
     public var thighSensor: Bool
+    /// How the boards are strapped on.
+    public var strapping: Strapping
     /// Where the patient's shin rests, degrees forward of vertical, when the calibration asks for
     /// it hanging vertical: the one-sensor knee angles take that pose as 90° of flexion.
     public var calibrationShinDegrees = 3.0
@@ -57,13 +59,15 @@ public struct AccuracyTrial: Sendable {
 
     public init(
         seed: UInt64, source: ErrorSource = .all, calibrated: Bool = true,
-        measurementProtocol: MeasurementProtocol = .extension, thighSensor: Bool = false
+        measurementProtocol: MeasurementProtocol = .extension, thighSensor: Bool = false,
+        strapping: Strapping = .anyRotation
     ) {
         self.seed = seed
         self.source = source
         self.calibrated = calibrated
         self.measurementProtocol = measurementProtocol
         self.thighSensor = thighSensor
+        self.strapping = strapping
     }
 
     /// What came out, against the truth.
@@ -105,7 +109,7 @@ public struct AccuracyTrial: Sendable {
         if thighSensor { return try runWithThighSensor() }
         var random = SplitMix64(seed: seed &* 0x9E37_79B9 &+ 17)
         let errors = source.errors(seed: seed, random: &random)
-        let mounting = randomRotation(&random)
+        let mounting = strapping.mounting(&random)
         let load = source.load
         var calibration = Calibration.identity
         var retakes = 0
@@ -217,7 +221,10 @@ public struct AccuracyTrial: Sendable {
             // Every face asked for again, plan by plan (a plan is made whole, then taken face by face).
             var asked: [String] = []
             var planned = 0
-            _ = try record(scenario, seconds: scenario.motion.durationSeconds, load: load, random: &random) {
+            // The scripted motion ends 3 s after the swing; the person then sits still until the
+            // procedure says it is done, as the prompts ask, rather than walking off on the dot.
+            let seconds = scenario.motion.durationSeconds + Self.stillUntilDoneSeconds
+            _ = try record(scenario, seconds: seconds, load: load, random: &random) {
                 sample, _ in
                 guard refusal == nil, procedure.step != .finished else { return false }
                 do throws(CalibrationError) {
@@ -237,11 +244,15 @@ public struct AccuracyTrial: Sendable {
                 continue
             }
             guard let calibration = procedure.calibration, procedure.step == .finished else {
-                throw CalibrationError.stepTimedOut(step: "\(procedure.step)", seconds: scenario.motion.durationSeconds)
+                throw CalibrationError.stepTimedOut(step: "\(procedure.step)", seconds: seconds)
             }
             return (calibration, retakes.count)
         }
     }
+
+    /// How long the simulated person stays still after the calibration's scripted motion, waiting
+    /// for the procedure to finish, seconds.
+    static let stillUntilDoneSeconds = 5.0
 
     /// Reads the scenario through the driver on a manual clock with the host timing of `load`,
     /// handing each raw sample and its true inclination to `body` until it returns false.
@@ -275,12 +286,4 @@ public struct AccuracyTrial: Sendable {
 
 func uniform(_ low: Double, _ high: Double, _ random: inout SplitMix64) -> Double {
     low + (high - low) * random.nextUnit()
-}
-
-/// A rotation drawn uniformly (a normalised 4-D Gaussian is a uniform unit quaternion).
-func randomRotation(_ random: inout SplitMix64) -> Rotation {
-    let w = random.nextGaussian()
-    let axis = SIMD3(random.nextGaussian(), random.nextGaussian(), random.nextGaussian())
-    let sine = (axis * axis).sum().squareRoot()
-    return Rotation(axis: axis, angleDegrees: 2 * atan2(sine, w) * 180 / Double.pi)
 }

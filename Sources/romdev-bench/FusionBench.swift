@@ -47,28 +47,32 @@ enum FusionBench {
     static func thighSensor() {
         print("== fusion: knee angles with the thigh sensor, \(trials) simulated sessions per row (seeds 1…\(trials))")
         print("   (every error source on both sensors, each its own part and sample clock, FIFOs drained together and")
-        print("    paired; the thigh swaying ±2…3° and drifting 1…3°; boards strapped alike at a random rotation;")
-        print("    'cal.': both sensors through the guided calibration; truth: the knee's own angle; then uncalibrated")
-        print("    with noise only, and a typical part on both sensors, idle host; then every error again, the host")
-        print("    stalling past the FIFOs now and then; the errors over the sessions measured, those whose")
-        print("    calibration was refused counted apart)")
+        print("    paired; the thigh swaying ±2…3° and drifting 1…3°; boards strapped alike where the wiring guide")
+        print("    puts them, turned 10° (1σ, at most 30°) off it; 'cal.': both sensors through the guided")
+        print("    calibration; truth: the knee's own angle; then uncalibrated with noise only, and a typical part")
+        print("    on both sensors, idle host; then every error again, the host stalling past the FIFOs now and")
+        print("    then; last every error with the boards strapped at any rotation; the errors over the sessions")
+        print("    measured, those whose calibration was refused counted apart)")
         print(
             "   protocol   cal. source                 |err| p50 / p95 / max: knee_extension      knee_flexion"
                 + "         knee_arc          returned flagged refused")
-        let rows: [(ErrorSource, MeasurementProtocol, Bool)] = [
-            (.all, .extension, true), (.all, .extension, false), (.all, .arc, true), (.all, .arc, false),
-            (.noise, .extension, false), (.noise, .arc, false), (.typicalPart, .extension, false),
-            (.typicalPart, .arc, false), (.fifoOverflows, .extension, true), (.fifoOverflows, .extension, false),
-            (.fifoOverflows, .arc, true), (.fifoOverflows, .arc, false),
+        let rows: [(ErrorSource, MeasurementProtocol, Bool, Strapping)] = [
+            (.all, .extension, true, .asGuided), (.all, .extension, false, .asGuided), (.all, .arc, true, .asGuided),
+            (.all, .arc, false, .asGuided), (.noise, .extension, false, .asGuided), (.noise, .arc, false, .asGuided),
+            (.typicalPart, .extension, false, .asGuided), (.typicalPart, .arc, false, .asGuided),
+            (.fifoOverflows, .extension, true, .asGuided), (.fifoOverflows, .extension, false, .asGuided),
+            (.fifoOverflows, .arc, true, .asGuided), (.fifoOverflows, .arc, false, .asGuided),
+            (.all, .extension, true, .anyRotation), (.all, .extension, false, .anyRotation),
         ]
-        for (source, measurementProtocol, calibrated) in rows {
+        for (source, measurementProtocol, calibrated, strapping) in rows {
             // The thigh sways in every row here, so the overflows' row has every error.
-            let name = source == .fifoOverflows ? "all, FIFO overflows" : source.rawValue
+            var name = source == .fifoOverflows ? "all, FIFO overflows" : source.rawValue
+            if strapping == .anyRotation { name = "all, at any rotation" }
             let label = "\(pad(measurementProtocol.rawValue, 10)) \(calibrated ? "cal." : "raw ") \(pad(name, 22))"
             kneeRow(label, extraColumn: false) {
                 try AccuracyTrial(
                     seed: $0, source: source, calibrated: calibrated, measurementProtocol: measurementProtocol,
-                    thighSensor: true
+                    thighSensor: true, strapping: strapping
                 ).run()
             }
         }

@@ -125,29 +125,40 @@ struct AccuracyTests {
     }
 
     /// With the thigh sensor, every error source on both sensors and the thigh swaying ±2…3° and
-    /// drifting 1…3°: the knee angles are the knee's own. Calibrated, the bench's 100 sessions per
-    /// protocol are within 1.32° (target 1.5°); every session ends by the return, unflagged.
-    /// Uncalibrated, knee_arc stays within 2.0° on these seeds (2.39° at most over the bench's),
-    /// while knee_extension and knee_flexion carry the thigh board's accelerometer offset (up to
-    /// ±50/80 mg here), which a thigh that turns by a few degrees leaves almost unobservable: p95
-    /// 1.9–2.3° and max 3.5° over the bench's sessions.
+    /// drifting 1…3°, the boards strapped as the wiring guide puts them: the knee angles are the
+    /// knee's own. Calibrated, the bench's 100 sessions per protocol are within 1.17° (target
+    /// 1.5°); every session ends by the return, unflagged. Uncalibrated, knee_extension and
+    /// knee_flexion carry the thigh board's accelerometer offset along the thigh (its x axis,
+    /// ±50 mg), which a thigh that turns by a few degrees leaves almost unobservable: p95 1.4–1.9°
+    /// and max 3.3° over the bench's sessions.
     @Test(arguments: MeasurementProtocol.allCases, [true, false])
     func theThighSensorTakesTheThighsMotionOutOfTheKneeAngles(
         measurementProtocol: MeasurementProtocol, calibrated: Bool
     ) throws {
         let outcomes = try (1...UInt64(4)).map {
             try AccuracyTrial(
-                seed: $0, calibrated: calibrated, measurementProtocol: measurementProtocol, thighSensor: true
+                seed: $0, calibrated: calibrated, measurementProtocol: measurementProtocol, thighSensor: true,
+                strapping: .asGuided
             ).run()
         }
         let summary = AccuracySummary(outcomes)
         #expect(summary.returned == 4)
         #expect(summary.flagged == 0)
         #expect(outcomes.allSatisfy { $0.result?.kneeAngleSource == .thighSensor })
-        let bound = calibrated ? 1.0 : 3.0
+        let bound = calibrated ? 1.0 : 2.0
         #expect(summary.kneeExtensionError.maximum <= bound)
         #expect(summary.kneeFlexionError.maximum <= bound)
-        #expect(summary.kneeArcError.maximum <= (calibrated ? 1.0 : 2.0))
+        #expect(summary.kneeArcError.maximum <= bound)
+    }
+
+    /// A person who sits still after the swing until the calibration says it is done: the rest
+    /// after the return can take the detector 1.7 s to confirm, and this bench session's
+    /// calibration (boards at any rotation, the thigh's) was refused, its swing step timed out,
+    /// when the simulated person got up 3 s after the return.
+    @Test func theCalibrationsSwingIsWaitedFor() throws {
+        let outcome = try AccuracyTrial(seed: 62, calibrated: true, thighSensor: true, strapping: .anyRotation).run()
+        #expect(outcome.calibrationRefusal == nil, "\(outcome.calibrationRefusal.map { "\($0)" } ?? "")")
+        #expect(outcome.endReason == .returned)
     }
 
     /// With the thigh sensor the leg rests when the knee does, and the steps follow the knee: a
