@@ -334,7 +334,7 @@ struct DaemonSimulatedSensorTests {
         fault: SimulatedFault? = nil, scenario: SimulationScenario = .kneeExtension(seed: 7, peakDegrees: 70),
         thigh: Thigh = .none
     ) -> SensorProcedureStarter.OpenSensor {
-        { () throws(MPU6050Error) -> LegSensors in
+        { _ throws(MPU6050Error) -> LegSensors in
             let clock = ManualClock()
             let adapter = SimulatedI2CAdapter(scenario: scenario, fittingThigh: thigh == .fitted, clock: clock)
             if let fault { adapter.board(at: MPU6050.defaultAddress)?.inject(fault) }

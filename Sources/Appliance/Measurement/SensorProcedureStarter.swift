@@ -14,8 +14,9 @@ import Synchronization
 /// completion on its queue), is behind a mutex; the rest is set once.
 public final class SensorProcedureStarter: GuidedMeasurementStarter, GuidedCalibrationStarter, @unchecked Sendable {
     /// Opens the sensors (a bus handle and a driver each: the shank's, and the thigh's when one is
-    /// configured) for one procedure.
-    public typealias OpenSensor = () throws(MPU6050Error) -> LegSensors
+    /// configured) for one procedure: a measurement following the protocol given, which a simulated
+    /// patient plays, or (nil) a calibration or a probe.
+    public typealias OpenSensor = (_ measuring: MeasurementProtocol?) throws(MPU6050Error) -> LegSensors
     /// Writes the calibration file (atomically).
     public typealias SaveCalibration = @Sendable (Calibration) throws(AtomicFile.WriteError) -> Void
 
@@ -52,8 +53,10 @@ public final class SensorProcedureStarter: GuidedMeasurementStarter, GuidedCalib
 
     /// Opens and configures the sensors alike; a configured thigh sensor that does not answer
     /// fails here, its error naming its address and bus, before either is reset.
-    private func openConfiguredSensors() throws(MPU6050Error) -> (LegSensors, SamplingLoop.Pacing) {
-        let sensors = try openSensor()
+    private func openConfiguredSensors(
+        measuring: MeasurementProtocol?
+    ) throws(MPU6050Error) -> (LegSensors, SamplingLoop.Pacing) {
+        let sensors = try openSensor(measuring)
         do throws(LegSensorError) { try sensors.configure(configuration) } catch { throw error.error }
         return (sensors, pacing == .realTime ? .dispatchTimer : .sleeping(sensors.shank.clock))
     }
@@ -61,7 +64,7 @@ public final class SensorProcedureStarter: GuidedMeasurementStarter, GuidedCalib
     public func startMeasurement(
         _ measurementProtocol: MeasurementProtocol
     ) throws(MPU6050Error) -> any GuidedRun<GuidedMeasurementEvent> {
-        let (sensors, pacing) = try openConfiguredSensors()
+        let (sensors, pacing) = try openConfiguredSensors(measuring: measurementProtocol)
         let mailbox = GuidedRunMailbox<GuidedMeasurementEvent>()
         let measurement = RangeOfMotionMeasurement(
             sensor: sensors.shank, thigh: sensors.thigh, calibration: calibration.withLock { $0 },
@@ -89,7 +92,7 @@ public final class SensorProcedureStarter: GuidedMeasurementStarter, GuidedCalib
     }
 
     public func startCalibration() throws(MPU6050Error) -> any GuidedRun<GuidedCalibrationEvent> {
-        let (sensors, pacing) = try openConfiguredSensors()
+        let (sensors, pacing) = try openConfiguredSensors(measuring: nil)
         let mailbox = GuidedRunMailbox<GuidedCalibrationEvent>()
         let run = CalibrationRun(
             sensor: sensors.shank, thigh: sensors.thigh, pacing: pacing,
@@ -186,7 +189,7 @@ public final class SensorIdentityProbe: SensorProbe {
     }
 
     public func check() throws(MPU6050Error) {
-        let sensors = try openSensor()
+        let sensors = try openSensor(nil)
         do throws(LegSensorError) { try sensors.identify() } catch { throw error.error }
     }
 }

@@ -16,7 +16,7 @@ struct DaemonCommand: CommandAction, Equatable {
     static let simulate = Option.flag(
         "simulate", inlineValueName: "scenario",
         help:
-            "Run on the simulated sensor and GPIO chip, LED and buzzer changes in the log; '--simulate=still' names what the simulated leg does.",
+            "Run on the simulated sensor and GPIO chip, LED and buzzer changes in the log; '--simulate=still' names what the simulated leg does (by default each measurement's protocol, and the calibration).",
         allowedValues: SimulationScenario.names)
     static let seed = Option.value(
         "seed", valueName: "n", help: "Simulation only: seed of the simulated sensor's noise.", defaultValue: "0")
@@ -82,7 +82,9 @@ struct DaemonCommand: CommandAction, Equatable {
 
     /// What `--simulate` and its options ask for.
     struct Simulation: Equatable {
-        var scenario: String
+        /// What the simulated leg does; nil: each measurement's protocol (knee-extension, or
+        /// knee-arc for the arc), and the calibration's procedure.
+        var scenario: String?
         var seed: UInt64
         /// Scripted presses; nil reads presses from standard input.
         var presses: [ScriptedPress]?
@@ -147,7 +149,7 @@ struct DaemonCommand: CommandAction, Equatable {
             throw UsageError("The option '\(given.longName)' does not apply with '--board-gpio'")
         }
         return Simulation(
-            scenario: values.strings(simulate).last ?? "knee-extension",
+            scenario: values.strings(simulate).last,
             seed: try values.value(seed) { UInt64($0) } ?? 0,
             presses: try values.value(pressAt) { text -> [ScriptedPress] in try ScriptedPress.parseList(text) },
             startAt: try values.value(startAt, DateArgument.parse),

@@ -57,7 +57,7 @@ struct DaemonLauncher {
         let sensorSettings = try MPU6050Configuration(sampleRateHz: configuration.sampleRateHz)
         let openSensor = sensorOpener(clock: clocks.sensor)
         let shankLocation =
-            simulation.map { "simulated \($0.scenario) sensor" }
+            simulation.map { "simulated \($0.scenario.map { "\($0) " } ?? "")sensor" }
             ?? "\(configuration.i2cBus) at \(addressText(configuration.i2cAddress))"
         let sensorLocation =
             shankLocation + (configuration.thighAddress.map { ", thigh sensor at \(addressText($0))" } ?? "")
@@ -154,14 +154,22 @@ struct DaemonLauncher {
     }
 
     /// Opens the sensors for one session or probe: the I2C adapter (a handle per sensor), or a
-    /// fresh simulated adapter, with the thigh's board when `thigh_address` is set.
+    /// fresh simulated adapter, with the thigh's board when `thigh_address` is set, playing the
+    /// session's protocol or the calibration unless `--simulate` named what the leg does.
     func sensorOpener(clock: any MonotonicClock) -> SensorProcedureStarter.OpenSensor {
         let address = configuration.i2cAddress
-        let device: SensorSource.Device =
-            simulation.map { .simulator(scenario: $0.scenario, seed: $0.seed, address: address, thighMotion: nil) }
-            ?? .hardware(busPath: configuration.i2cBus, address: address)
-        let source = SensorSource(device, thighAddress: configuration.thighAddress)
-        return { () throws(MPU6050Error) -> LegSensors in
+        let thighAddress = configuration.thighAddress
+        let simulation = simulation
+        let bus = configuration.i2cBus
+        return { measuring throws(MPU6050Error) -> LegSensors in
+            let device: SensorSource.Device =
+                simulation.map {
+                    .simulator(
+                        scenario: $0.scenario ?? SensorSource.scenario(playing: measuring), seed: $0.seed,
+                        address: address,
+                        thighMotion: nil)
+                } ?? .hardware(busPath: bus, address: address)
+            let source = SensorSource(device, thighAddress: thighAddress)
             let opened: OpenedSensorBus
             do throws(I2CError) { opened = try source.openBus(clock: clock) } catch { throw .bus(error) }
             return try opened.drivers(address: address, thighAddress: source.thighAddress, clock: clock)

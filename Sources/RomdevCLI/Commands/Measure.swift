@@ -26,7 +26,8 @@ extension Command {
             knee_flexion then measures flexion past 90°. Without --protocol, the session
             follows what the care plan asks for ('romdev init --protocol'; extension by
             default); a measurement asked of the romdev daemon without it follows the
-            daemon's 'protocol' configuration key, else the care plan.
+            daemon's 'protocol' configuration key, else the care plan. --simulate without a
+            scenario plays the session's protocol: knee-extension, or knee-arc for the arc.
 
             The outcome of today's rangeOfMotionCheck event gets the values range (first),
             start, finish, minimum, maximum, knee_extension, knee_flexion and knee_arc
@@ -130,9 +131,11 @@ struct MeasureAction: CommandAction, Equatable {
         if !json {
             output.line("Calibration: \(calibrationFile.describe(calibration))")
         }
+        let sessionProtocol = measurementProtocol ?? MeasurementProtocol(settings.rangeOfMotionProtocol)
         let report = try PromptedMeasurement(
-            source: source, calibration: calibration, clock: context.sensorClock, limb: limb.rawValue,
-            measurementProtocol: measurementProtocol ?? MeasurementProtocol(settings.rangeOfMotionProtocol)
+            source: source.playing(sessionProtocol),
+            calibration: calibration, clock: context.sensorClock, limb: limb.rawValue,
+            measurementProtocol: sessionProtocol
         ).run { line in if !json { output.line(line) } }
 
         let stored: StoredOutcome

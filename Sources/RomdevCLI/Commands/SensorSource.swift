@@ -1,3 +1,4 @@
+import Fusion
 import LinuxSystem
 import Sensor
 
@@ -16,6 +17,9 @@ public struct SensorSource: Equatable, Sendable {
     public var device: Device
     /// The thigh sensor's address on the same adapter, or nil without one.
     public var thighAddress: UInt8?
+    /// Whether `--simulate=NAME` or `--scenario` named the simulated scenario, rather than the
+    /// command leaving it to its default.
+    public var namesScenario = false
     /// Whether the simulated board is the thigh's part (its own errors, see
     /// ``SimulationScenario/thighPart(seed:)``), calibrated on its own on the table.
     public var simulatesThighPart = false
@@ -81,6 +85,7 @@ public struct SensorSource: Equatable, Sendable {
             throw UsageError("Name the scenario once: '--simulate=\(named)' or '--scenario \(typed)'")
         }
         let scenario = named ?? typed
+        namesScenario = scenario != nil
         let thighMotion = values.strings(Self.thighMotionOption).last
         guard values.isSet(Self.simulateOption) else {
             if !values.strings(Self.seedOption).isEmpty {
@@ -94,6 +99,26 @@ public struct SensorSource: Equatable, Sendable {
         }
         device = .simulator(
             scenario: scenario ?? defaultScenario, seed: seed, address: address, thighMotion: thighMotion)
+    }
+
+    /// The simulated leg's movement for a procedure when none is named: the measurement's
+    /// protocol, or (nil) the guided calibration.
+    static func scenario(playing measuring: MeasurementProtocol?) -> String {
+        switch measuring {
+        case .extension: "knee-extension"
+        case .arc: "knee-arc"
+        case nil: "calibration"
+        }
+    }
+
+    /// The source whose simulated patient does what the session will guide them through, unless a
+    /// scenario was named.
+    func playing(_ measuring: MeasurementProtocol) -> SensorSource {
+        guard !namesScenario, case .simulator(_, let seed, let address, let thighMotion) = device else { return self }
+        var source = self
+        source.device = .simulator(
+            scenario: Self.scenario(playing: measuring), seed: seed, address: address, thighMotion: thighMotion)
+        return source
     }
 
     var address: UInt8 {

@@ -206,6 +206,21 @@ struct MeasureCommandTests {
         #expect(extensionOnly.contains("Knee (extension): extension"))
     }
 
+    /// `--simulate` without a scenario plays the arc the session asks for, instead of an extension
+    /// alone that leaves the arc's second step waiting to its time-out, flagged `no-flexion`.
+    @Test func theSimulatedPatientDoesTheProtocolWhenNoScenarioIsNamed() throws {
+        let romdev = try InProcessRomdev()
+        try romdev.run(["init", "--start", "2026-06-07", "--tz", "Europe/Paris", "--protocol", "arc"])
+        try romdev.run(["onboard", "--consent-by", "Ann Example"])
+        let output = try romdev.run(["measure", "--simulate", "--json"])
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any])
+        #expect(json["protocol"] as? String == "arc")
+        #expect(json["ended"] as? String == "returned")
+        #expect(json["flags"] as? [String] == [], "\(output)")
+        let flexion = try #require(json["knee_flexion"] as? Double)
+        #expect(flexion > 110, "knee_flexion \(flexion)")
+    }
+
     @Test func aBadLimbIsAUsageError() {
         #expect(throws: UsageError.self) { try Romdev.tool.parse(["measure", "--limb", "middle"]) }
     }

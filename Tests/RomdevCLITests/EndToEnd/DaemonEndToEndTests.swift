@@ -153,6 +153,24 @@ import Musl
         if let stored = outcomes.first { #expect(stored.outcome.values.count >= 6) }
     }
 
+    /// Without a scenario named, the simulated patient does the protocol the daemon guides: here
+    /// the configuration's arc, whose second step an extension alone leaves waiting to the time-out.
+    @Test func theSimulatedPatientDoesTheConfiguredArc() throws {
+        let device = try Device()
+        let config = device.directory.path + "/romdev.conf"
+        try "protocol = arc\n".write(toFile: config, atomically: true, encoding: .utf8)
+        try device.start([
+            "--config", config, "--start-at", device.tomorrowAt("10:00:00"), "--press-at", "1s", "--exit-after", "1",
+            "--time-scale", "4",
+        ])
+        #expect(device.wait() == 0)
+        let outcome = try #require(try device.rangeOfMotionOutcomes().first?.outcome)
+        #expect(outcome.value(ofKind: "protocol")?.value == .text("arc"))
+        #expect(outcome.values.filter { $0.kind == "flag" }.isEmpty, "\(device.log)")
+        let flexion = try #require(outcome.value(ofKind: "knee_flexion")?.numberValue)
+        #expect(flexion > 110, "knee_flexion \(flexion)")
+    }
+
     @Test func measuresWithTheConfiguredThighSensor() throws {
         let device = try Device()
         // With thigh_address set, the simulated bus has the thigh's board at 0x69 too.
@@ -179,19 +197,18 @@ import Musl
         #expect(device.waitForLog("no measurement: motion sensor missing", limit: 20))
         device.signal(SIGTERM)
         #expect(device.wait() == 0)
-        #expect(device.log.contains("<4>motion sensor not answering on simulated knee-extension sensor: "))
+        #expect(device.log.contains("<4>motion sensor not answering on simulated sensor: "))
         let states = device.notify.datagrams().flatMap { $0 }
         #expect(states.first == "READY=1")
-        #expect(states.contains { $0.hasPrefix("STATUS=motion sensor missing on simulated knee-extension sensor") })
+        #expect(states.contains { $0.hasPrefix("STATUS=motion sensor missing on simulated sensor") })
         #expect(states.last == "STOPPING=1")
         #expect(try device.rangeOfMotionOutcomes().isEmpty)
     }
 
+    /// Without a scenario named, the simulated patient does the calibration's faces and swing.
     @Test func calibrateGoesThroughTheDaemonAndIsSavedNextToTheStore() throws {
         let device = try Device()
-        try device.start(
-            ["--start-at", device.tomorrowAt("10:00:00"), "--time-scale", "4", "--press-at", "1000s"],
-            scenario: "calibration")
+        try device.start(["--start-at", device.tomorrowAt("10:00:00"), "--time-scale", "4", "--press-at", "1000s"])
         #expect(device.waitForLog("<5>ready: ", limit: 20))
         let saved = try RomdevProcess.run(["calibrate"], environment: device.environment)
         #expect(saved.status == 0, "\(saved.stderr)")
