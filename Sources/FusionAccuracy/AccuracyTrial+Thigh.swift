@@ -6,12 +6,11 @@ extension AccuracyTrial {
     /// The trial with a thigh sensor, with ground truth: the errors of ``source`` (``ErrorSource/all``:
     /// datasheet errors and a loaded host; or another source) and, whatever the source, the thigh
     /// swaying ±2…3° and drifting 1…3° (``ErrorSource/largeThighMotion``, the motion the thigh
-    /// sensor is there to take out), read from two sensors on one leg. The
-    /// thigh's board is a second part with errors of its own drawn alike, strapped alike (the same
-    /// rotation on its segment as the shank's, ``MotionModel/onThigh(mounting:)``, drawn as
-    /// ``strapping`` says). Each board runs
-    /// on its own sample clock; each tick drains both FIFOs and pairs their samples as the live
-    /// runner does (``SensorPairAligner``). Calibrated, each sensor goes through the guided
+    /// sensor is there to take out), read from two sensors on one leg. The thigh's board is a
+    /// second part with errors of its own drawn alike, strapped alike (the same rotation on its
+    /// segment as the shank's, ``MotionModel/onThigh(mounting:)``, drawn as ``strapping`` says).
+    /// Each board runs on its own sample clock; each tick drains both FIFOs and pairs their samples
+    /// as the live runner does (``SensorPairAligner``). Calibrated, each sensor goes through the guided
     /// calibration's procedure and the session gets both corrections; the hinge axes are those of
     /// boards strapped alike. The outcome's knee angles are the knee's own: 90° minus the shank's
     /// inclination from the thigh's perpendicular.

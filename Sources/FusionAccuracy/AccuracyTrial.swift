@@ -7,14 +7,14 @@ import Glibc
 #endif
 
 /// One simulated measurement with ground truth. A sensor with the errors of one ``ErrorSource``,
-/// strapped as ``Strapping`` says (at a random rotation unless asked otherwise), is calibrated (or not) by the very procedure `romdev calibrate`
-/// runs (``GuidedCalibration`` over the simulated `calibration` scenario: gyro bias at rest, the
-/// six faces and a seventh pose, the turns between them for both sensors' correction matrices,
-/// the strapped start pose and a knee swing for the mounting) with the die at 25 °C, then read
-/// through the MPU-6050 driver, warmer, while the patient extends the knee. The samples go through
-/// the same pipeline as `romdev measure`, the calibration's mounting included, until the session
-/// ends by itself or times out. Without calibration the samples are used as read and the session
-/// finds the mounting itself. With the arc protocol the patient also slides the foot back under the
+/// strapped as ``Strapping`` says (at a random rotation unless asked otherwise), is calibrated (or
+/// not) by the very procedure `romdev calibrate` runs (``GuidedCalibration`` over the simulated
+/// `calibration` scenario: gyro bias at rest, the six faces and a seventh pose, the turns between
+/// them for both sensors' correction matrices, the strapped start pose and a knee swing for the
+/// mounting) with the die at 25 °C, then read through the MPU-6050 driver, warmer, while the
+/// patient extends the knee. The samples go through the same pipeline as `romdev measure`, the
+/// calibration's mounting included, until the session ends by itself or times out. Without
+/// calibration the samples are used as read and the session finds the mounting itself. With the arc protocol the patient also slides the foot back under the
 /// chair (``KneeArc``) and the session follows both steps.
 public struct AccuracyTrial: Sendable {
     /// How the host reads the FIFO.

@@ -5,15 +5,15 @@ import Glibc
 #endif
 
 /// How a trial's boards sit on the leg (board → segment, the same rotation on each segment).
-public enum Strapping: String, Sendable, CaseIterable {
+public enum Strapping: Sendable {
     /// At any rotation at all, drawn uniformly: the session must find the mounting by itself.
-    case anyRotation = "any rotation"
+    case anyRotation
     /// Where the wiring guide puts them (seated with the shin hanging and the thigh level: +X
     /// forward along the segment, +Y to the patient's left, +Z up), turned about a random axis by
     /// as much as hands strap a box on a limb: 10° (1σ), at most 30°. Which axis lies along the
     /// thigh decides which accelerometer offset tilts the thigh's angle, x's (±50 mg) here rather
     /// than z's (±80 mg).
-    case asGuided = "as guided"
+    case asGuided
 
     /// The standard deviation of the turn off the guide's orientation, degrees.
     static let guidedSpreadDegrees = 10.0
