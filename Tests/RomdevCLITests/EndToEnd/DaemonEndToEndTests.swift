@@ -98,6 +98,23 @@ import Musl
         }
 
         var tomorrowAt: (String) -> String { { "\(Self.day(offset: 1))T\($0)" } }
+
+        /// Writes `text` as the daemon's configuration file; the options that name it.
+        func configuration(_ text: String) throws -> [String] {
+            let path = directory.path + "/romdev.conf"
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+            return ["--config", path]
+        }
+
+        /// Runs the daemon with the configuration `text` for one measurement, pressed for at 10:00
+        /// tomorrow, until it exits.
+        func measureOnce(configuration text: String) throws -> Int32 {
+            try start(
+                try configuration(text) + [
+                    "--start-at", tomorrowAt("10:00:00"), "--press-at", "1s", "--exit-after", "1", "--time-scale", "4",
+                ])
+            return wait()
+        }
     }
 
     @Test func simulatedDeviceChimesMeasuresStoresAndNotifiesInOrder() throws {
@@ -157,13 +174,7 @@ import Musl
     /// the configuration's arc, whose second step an extension alone leaves waiting to the time-out.
     @Test func theSimulatedPatientDoesTheConfiguredArc() throws {
         let device = try Device()
-        let config = device.directory.path + "/romdev.conf"
-        try "protocol = arc\n".write(toFile: config, atomically: true, encoding: .utf8)
-        try device.start([
-            "--config", config, "--start-at", device.tomorrowAt("10:00:00"), "--press-at", "1s", "--exit-after", "1",
-            "--time-scale", "4",
-        ])
-        #expect(device.wait() == 0)
+        #expect(try device.measureOnce(configuration: "protocol = arc\n") == 0)
         let outcome = try #require(try device.rangeOfMotionOutcomes().first?.outcome)
         #expect(outcome.value(ofKind: "protocol")?.value == .text("arc"))
         #expect(outcome.values.filter { $0.kind == "flag" }.isEmpty, "\(device.log)")
@@ -174,13 +185,7 @@ import Musl
     @Test func measuresWithTheConfiguredThighSensor() throws {
         let device = try Device()
         // With thigh_address set, the simulated bus has the thigh's board at 0x69 too.
-        let config = device.directory.path + "/romdev.conf"
-        try "thigh_address = 0x69\n".write(toFile: config, atomically: true, encoding: .utf8)
-        try device.start([
-            "--config", config, "--start-at", device.tomorrowAt("10:00:00"), "--press-at", "1s", "--exit-after", "1",
-            "--time-scale", "4",
-        ])
-        #expect(device.wait() == 0)
+        #expect(try device.measureOnce(configuration: "thigh_address = 0x69\n") == 0)
         #expect(device.log.contains("<5>stored range "))
         #expect(!device.log.contains("motion sensor not answering"))
         #expect(try device.rangeOfMotionOutcomes().count == 1)
@@ -189,11 +194,10 @@ import Musl
     @Test func missingSensorKeepsTheDaemonRunning() throws {
         let device = try Device()
         // The simulated sensor answers at 0x68 only.
-        let config = device.directory.path + "/romdev.conf"
-        try "i2c_address = 0x69\n".write(toFile: config, atomically: true, encoding: .utf8)
-        try device.start([
-            "--config", config, "--start-at", device.tomorrowAt("10:00:00"), "--press-at", "1s", "--time-scale", "4",
-        ])
+        try device.start(
+            try device.configuration("i2c_address = 0x69\n") + [
+                "--start-at", device.tomorrowAt("10:00:00"), "--press-at", "1s", "--time-scale", "4",
+            ])
         #expect(device.waitForLog("no measurement: motion sensor missing", limit: 20))
         device.signal(SIGTERM)
         #expect(device.wait() == 0)
