@@ -14,8 +14,9 @@ import Glibc
 /// mounting) with the die at 25 °C, then read through the MPU-6050 driver, warmer, while the
 /// patient extends the knee. The samples go through the same pipeline as `romdev measure`, the
 /// calibration's mounting included, until the session ends by itself or times out. Without
-/// calibration the samples are used as read and the session finds the mounting itself. With the arc protocol the patient also slides the foot back under the
-/// chair (``KneeArc``) and the session follows both steps.
+/// calibration the samples are used as read and the session finds the mounting itself. With the
+/// arc protocol the patient also slides the foot back under the chair (``KneeArc``) and the session
+/// follows both steps.
 public struct AccuracyTrial: Sendable {
     /// How the host reads the FIFO.
     public enum HostLoad: String, Sendable {

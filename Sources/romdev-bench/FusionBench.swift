@@ -56,14 +56,17 @@ enum FusionBench {
         print(
             "   protocol   cal. source                 |err| p50 / p95 / max: knee_extension      knee_flexion"
                 + "         knee_arc          returned flagged refused")
-        let rows: [(ErrorSource, MeasurementProtocol, Bool, Strapping)] = [
-            (.all, .extension, true, .asGuided), (.all, .extension, false, .asGuided), (.all, .arc, true, .asGuided),
-            (.all, .arc, false, .asGuided), (.noise, .extension, false, .asGuided), (.noise, .arc, false, .asGuided),
-            (.typicalPart, .extension, false, .asGuided), (.typicalPart, .arc, false, .asGuided),
-            (.fifoOverflows, .extension, true, .asGuided), (.fifoOverflows, .extension, false, .asGuided),
-            (.fifoOverflows, .arc, true, .asGuided), (.fifoOverflows, .arc, false, .asGuided),
-            (.all, .extension, true, .anyRotation), (.all, .extension, false, .anyRotation),
+        let guided: [(ErrorSource, MeasurementProtocol, Bool)] = [
+            (.all, .extension, true), (.all, .extension, false), (.all, .arc, true), (.all, .arc, false),
+            (.noise, .extension, false), (.noise, .arc, false), (.typicalPart, .extension, false),
+            (.typicalPart, .arc, false), (.fifoOverflows, .extension, true), (.fifoOverflows, .extension, false),
+            (.fifoOverflows, .arc, true), (.fifoOverflows, .arc, false),
         ]
+        let rows =
+            guided.map { ($0.0, $0.1, $0.2, Strapping.asGuided) } + [
+                (ErrorSource.all, MeasurementProtocol.extension, true, Strapping.anyRotation),
+                (.all, .extension, false, .anyRotation),
+            ]
         for (source, measurementProtocol, calibrated, strapping) in rows {
             // The thigh sways in every row here, so the overflows' row has every error.
             var name = source == .fifoOverflows ? "all, FIFO overflows" : source.rawValue
