@@ -91,9 +91,13 @@ public struct InclinationScore: Sendable, Equatable {
     /// Scored samples whose estimate is NaN or infinite (or zero, which has no direction).
     public var nonFiniteEstimates: Int
 
+    /// - Parameter lag: scores the trace's sample `index + lag` against the reference's `index`, to
+    ///   see how much of the error a time offset between the streams makes (see ``ReferenceLag``);
+    ///   0, the benchmark's score, compares each sample with its own reference. Movement samples
+    ///   whose shifted estimate lies outside the trace are not scored.
     /// - Throws: ``InclinationFileError/mismatch(_:)`` when the trace and the reference do not
     ///   describe the same samples.
-    public init(trace: GravityTrace, reference: InclinationReference) throws(InclinationFileError) {
+    public init(trace: GravityTrace, reference: InclinationReference, lag: Int = 0) throws(InclinationFileError) {
         guard trace.times.count == reference.times.count else {
             throw .mismatch("the trace has \(trace.times.count) samples, the reference \(reference.times.count)")
         }
@@ -109,8 +113,9 @@ public struct InclinationScore: Sendable, Equatable {
                 missing += 1
                 continue
             }
+            guard trace.gravity.indices.contains(index + lag) else { continue }
             scored += 1
-            let estimate = trace.gravity[index]
+            let estimate = trace.gravity[index + lag]
             guard estimate.x.isFinite, estimate.y.isFinite, estimate.z.isFinite, estimate.lengthSquared > 0 else {
                 nonFinite += 1
                 continue

@@ -47,11 +47,13 @@ struct InclinationScoreTests {
     @Test func aNaNEstimateMakesTheTrialNaNAndIsReported() throws {
         let truth = try InclinationReference(csv: reference)
         let text = GravityTrace.header + "\n0,0,0,1,0,90\n0.01,nan,-nan,nan,nan,nan\n0.02,0,0,1,0,90\n0.03,0,0,1,0,90\n"
-        let score = try InclinationScore(trace: try GravityTrace(csv: text), reference: truth)
+        let trial = try BroadTrialScore(
+            trace: try GravityTrace(csv: text), reference: truth, rotationRates: Array(repeating: .zero, count: 4))
+        let score = trial.score
         #expect(score.rmseDegrees.isNaN)
         #expect(score.nonFiniteEstimates == 1)
         let manifest = BroadManifest(groups: ["all_trials"], trials: [.init(name: "07_x", groups: ["all_trials"])])
-        let report = BroadReport(manifest: manifest, scores: [score])
+        let report = BroadReport(manifest: manifest, scores: [trial])
         #expect(report.failedTrials == ["07_x"])
         #expect(report.meanRMSE.isNaN)
         #expect(report.text.contains("NaN: 07_x: 1 of 2 scored samples have no finite estimate"))
@@ -87,12 +89,12 @@ struct InclinationScoreTests {
     /// over the pooled samples; groups without a converted trial are left out.
     @Test func groupsAverageTheirTrialsRMSEs() throws {
         let truth = try InclinationReference(csv: reference)
-        func score(_ degrees: Double) throws -> InclinationScore {
-            try InclinationScore(
+        func score(_ degrees: Double) throws -> BroadTrialScore {
+            try BroadTrialScore(
                 trace: try GravityTrace(
                     csv: traceCSV([
                         (0, .unitZ), (0.01, tilted(degrees)), (0.02, tilted(-degrees)), (0.03, .unitZ),
-                    ])), reference: truth)
+                    ])), reference: truth, rotationRates: Array(repeating: .zero, count: 4))
         }
         let manifest = BroadManifest(
             groups: ["all_trials", "slow", "fast", "mixed"],
@@ -110,6 +112,30 @@ struct InclinationScoreTests {
         #expect(report.failedTrials.isEmpty)
         #expect(report.text.contains("mean inclination RMSE over all 3 trials: 3.00°"))
         #expect(report.text.contains("mean inclination RMSE over the 2 fast trials: 4.00°"))
+        // Four samples hold no window in which to measure a lag: it is not guessed.
+        #expect(report.rows.allSatisfy { $0.lag.samples == nil && $0.scoreAtLag == $0.score })
+        #expect(report.text.contains("trials by lag: 3 not measured"))
+    }
+
+    /// A trace that is the reference one sample late: scored at lag 1 it is exact, at lag 0 it is off
+    /// by the turn of one sample, and the sample whose shifted estimate lies past the trace's end is
+    /// not scored.
+    @Test func aTraceScoredAtItsLagIsExact() throws {
+        let degrees = (0..<8).map { Double($0) * 2 }
+        let reference = try InclinationReference(
+            csv: ([InclinationReference.header]
+                + degrees.enumerated().map { index, angle in
+                    let up = tilted(angle)
+                    return "\(Double(index) * 0.01),\(up.x),\(up.y),\(up.z),1"
+                }).joined(separator: "\n") + "\n")
+        let late = [tilted(0)] + degrees.dropLast().map(tilted)
+        let trace = try GravityTrace(csv: traceCSV(late.enumerated().map { (Double($0) * 0.01, $1) }))
+        let inStep = try InclinationScore(trace: trace, reference: reference)
+        #expect(inStep.scoredSamples == 8)
+        #expect(abs(inStep.rmseDegrees - (7.0 * 4 / 8).squareRoot()) < 1e-9)
+        let atLag = try InclinationScore(trace: trace, reference: reference, lag: 1)
+        #expect(atLag.scoredSamples == 7)
+        #expect(atLag.rmseDegrees < 1e-9)
     }
 
     @Test func readsTheConvertersManifest() throws {

@@ -132,6 +132,16 @@ struct ReplayTraceAccuracyTests {
         #expect(score.rmseDegrees < 0.2)
     }
 
+    /// Each row of the trace is the estimate after its own sample, so the trace adds no lag of its
+    /// own to a recording's: taken as one sample late, it scores worse (0.34° against 0.12°), not
+    /// better, as it would if it wrote each estimate before the sample's update.
+    @Test func theTraceAddsNoLagOfItsOwn() throws {
+        let (trace, reference) = try replayTrace()
+        let inStep = try InclinationScore(trace: trace, reference: reference)
+        let takenAsLate = try InclinationScore(trace: trace, reference: reference, lag: 1)
+        #expect(takenAsLate.rmseDegrees > 2 * inStep.rmseDegrees)
+    }
+
     /// The metric itself: the truth with its vertical tilted by a fixed 5° scores 5°, and so does the
     /// replayed trace within its own error (per sample the error moves by at most the trace's error).
     @Test func aFixedTiltOfTheVerticalScoresAsThatTilt() throws {
