@@ -23,15 +23,7 @@ extension Calibration {
         guard runs.count >= facePoses else { throw .tooFewPoses(needed: facePoses, got: runs.count) }
         var windows: [StillWindow] = []
         for run in runs {
-            // The rest detector compares with a low-passed reference, so it reads the first
-            // instants of a smooth turn (up to its 2 °/s threshold) as still: a run followed by a
-            // turn loses its last quarter second.
-            var upper = run.upperBound
-            if run.upperBound < samples.count - 1 {
-                let cut = samples[run.upperBound].time - 0.25
-                while upper > run.lowerBound, samples[upper].time > cut { upper -= 1 }
-            }
-            let window = try StillWindow(samples[run.lowerBound...upper])
+            let window = try StillWindow(samples[stillPart(of: run, in: samples)])
             try window.requireStill(parameters)
             windows.append(window)
         }

@@ -16,7 +16,9 @@ extension Calibration {
     ///
     /// - Parameters:
     ///   - samples: raw samples alternating still poses and turns, in time order.
-    ///   - gyroBias, accelerometerOffset: from the still poses.
+    ///   - gyroBias: the still poses' mean, to tell the turns from the poses; each turn is
+    ///     integrated with the bias of its own two poses.
+    ///   - accelerometerOffset: from the still poses.
     ///   - accelerometerDiagonal: the accelerometer's sensitivity corrections from the still poses.
     /// - Returns: the gyro matrix (raw rate, bias removed → rate in the accelerometer's frame) and
     ///   the accelerometer matrix (the diagonal with the fitted cross-axis terms).
@@ -39,7 +41,7 @@ extension Calibration {
         func short(_ lacking: CalibrationError) -> CalibrationError { lost > 0 ? .samplesLost(turns: lost) : lacking }
         guard !turns.isEmpty else { throw short(.tooLittleRotation(degrees: 0)) }
         let model = SensitivityModel(
-            samples: samples, turns: turns, gyroBias: gyroBias, accelerometerOffset: accelerometerOffset,
+            samples: samples, turns: turns, accelerometerOffset: accelerometerOffset,
             accelerometerDiagonal: accelerometerDiagonal)
         var estimate = SensitivityModel.start
         for _ in 0..<6 {
@@ -56,8 +58,12 @@ extension Calibration {
         // the turns' residual variance, is its diagonal element of the inverse normal matrix. With
         // each axis turned about twice it is at most about 0.6 (sensitivities 0.2, cross-axis terms
         // 0.6, the accelerometer's 0.13); with an axis turned about once, one combination of its
-        // column is hidden by the vertical and the variance exceeds 100.
-        let (normal, _) = model.normalEquations(at: estimate)
+        // column is hidden by the vertical and the variance exceeds 100. Hidden entirely, it would
+        // leave the matrix singular and every variance unknown: a ridge far below any element of a
+        // fit that holds keeps the hidden ones finite and huge, so the refusal can name the axis.
+        var (normal, _) = model.normalEquations(at: estimate)
+        let ridge = 1e-9 * (normal.indices.map { normal[$0][$0] }.max() ?? 0)
+        for index in normal.indices { normal[index][index] += ridge }
         let variances = estimate.indices.map { index -> Double in
             var unit = [Double](repeating: 0, count: estimate.count)
             unit[index] = 1
@@ -122,6 +128,20 @@ extension Calibration {
         }
     }
 
+    /// The part of a still run that was still: the rest detector compares with a low-passed
+    /// reference, so it reads the first instants of a smooth turn (up to its 2 °/s threshold) as
+    /// still, and a run followed by a turn loses its last quarter second.
+    static func stillPart<Samples: RandomAccessCollection<InertialSample>>(
+        of run: ClosedRange<Int>, in samples: Samples
+    ) -> ClosedRange<Int> where Samples.Index == Int {
+        var upper = run.upperBound
+        if run.upperBound < samples.endIndex - 1 {
+            let cut = samples[run.upperBound].time - 0.25
+            while upper > run.lowerBound, samples[upper].time > cut { upper -= 1 }
+        }
+        return run.lowerBound...upper
+    }
+
     /// The index ranges where the rest detector saw the samples still for at least
     /// ``minimumPoseSeconds``.
     static func stillRuns<Samples: RandomAccessCollection<InertialSample>>(
@@ -155,23 +175,30 @@ extension Calibration {
 private struct SensitivityModel {
     let samples: [InertialSample]
     let turns: [Calibration.Turn]
-    let gyroBias: Vector3
     let accelerometerOffset: Vector3
     let accelerometerDiagonal: Vector3
     /// The raw mean accelerometer (offset removed) of each turn's poses.
     let poses: [(before: Vector3, after: Vector3)]
+    /// The gyro's mean over each turn's poses, and where each pose's still part ends and begins.
+    /// At rest a gyro reads its bias, and the bias depends on the pose: the MPU-6050's rate output
+    /// moves by about 0.1 °/s per g of acceleration, so from face to face by up to a few tenths of
+    /// °/s. One bias for every face, integrated over half of each held pose, leaves tenths of a
+    /// degree in a 90° tip, which the fit would take for the matrix; so each turn is integrated
+    /// with the bias its own poses read, passing from the one to the other during the tip.
+    /// `tips`: when the first pose's still part ends and the second's begins, seconds.
+    let poseBiases: [(before: Vector3, after: Vector3)]
+    let tips: [(start: Double, end: Double)]
 
     /// See the check in the fit.
     static let largestVariance = 2.0
     static let start: [Double] = [1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0]
 
     init(
-        samples: [InertialSample], turns: [Calibration.Turn], gyroBias: Vector3, accelerometerOffset: Vector3,
+        samples: [InertialSample], turns: [Calibration.Turn], accelerometerOffset: Vector3,
         accelerometerDiagonal: Vector3
     ) {
         self.samples = samples
         self.turns = turns
-        self.gyroBias = gyroBias
         self.accelerometerOffset = accelerometerOffset
         self.accelerometerDiagonal = accelerometerDiagonal
         func mean(_ run: ClosedRange<Int>) -> Vector3 {
@@ -180,6 +207,33 @@ private struct SensitivityModel {
             return sum / Double(run.count) - accelerometerOffset
         }
         poses = turns.map { (mean($0.before), mean($0.after)) }
+        func bias(_ run: ClosedRange<Int>) -> Vector3 {
+            let still = Calibration.stillPart(of: run, in: samples)
+            var sum = Vector3.zero
+            for index in still { sum += samples[index].rotationRate }
+            return sum / Double(still.count)
+        }
+        poseBiases = turns.map { (bias($0.before), bias($0.after)) }
+        tips = turns.map {
+            (
+                samples[Calibration.stillPart(of: $0.before, in: samples).upperBound].time,
+                samples[$0.after.lowerBound].time
+            )
+        }
+    }
+
+    /// The gyro's bias at `index` within `turn`: its poses' before and after the tip, and in
+    /// between, as the pose passes from the one to the other: in proportion to how far the
+    /// accelerometer has turned from the first pose towards the second.
+    private func bias(at index: Int, turn: Int) -> Vector3 {
+        let (before, after) = poseBiases[turn], (start, end) = tips[turn]
+        let time = samples[index].time
+        guard end > start, time > start else { return before }
+        guard time < end else { return after }
+        let a = samples[index].acceleration - accelerometerOffset
+        let from = a.angle(to: poses[turn].before), to = a.angle(to: poses[turn].after)
+        guard from + to > 0 else { return before }
+        return before + (after - before) * (from / (from + to))
     }
 
     func matrices(_ p: [Double]) -> (gyro: Matrix3, accelerometer: Matrix3) {
@@ -193,13 +247,14 @@ private struct SensitivityModel {
     /// Predicted minus measured gravity direction at the end of each turn.
     func residuals(_ p: [Double]) -> [Vector3] {
         let (gyro, accelerometer) = matrices(p)
-        return zip(turns, poses).map { turn, pose in
+        return zip(turns.indices, poses).map { number, pose in
+            let turn = turns[number]
             guard var gravity = (accelerometer * pose.before).normalized,
                 let after = (accelerometer * pose.after).normalized
             else { return Vector3(1, 1, 1) }
-            var previousRate = gyro * (samples[turn.from].rotationRate - gyroBias)
+            var previousRate = gyro * (samples[turn.from].rotationRate - bias(at: turn.from, turn: number))
             for index in (turn.from + 1)...turn.to {
-                let rate = gyro * (samples[index].rotationRate - gyroBias)
+                let rate = gyro * (samples[index].rotationRate - bias(at: index, turn: number))
                 let interval = samples[index].time - samples[index - 1].time
                 gravity = gravity.rotated(by: (previousRate + rate) * (-0.5 * interval * Double.pi / 180))
                 previousRate = rate
