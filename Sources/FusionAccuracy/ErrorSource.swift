@@ -18,6 +18,9 @@ public enum ErrorSource: String, CaseIterable, Sendable {
     /// up to 9 °C from the calibration's.
     case gyroBiasDrift = "gyro bias + temp. drift"
     case clockError = "sample clock ±1 %"
+    /// The gyro's zero moving with the pose, by its sensitivity to acceleration: 0.1 °/s per g on a
+    /// typical axis, so up to a few tenths of °/s between two poses.
+    case gyroAccelerationSensitivity = "gyro g-sens. 0.1 °/s/g"
     /// The thigh swaying ±0.5…1.5° over 6…15 s and drifting 0.5…2° either way over 6…20 s,
     /// turning the shank with it.
     case thighMotion = "thigh sway and drift"
@@ -66,6 +69,7 @@ public enum ErrorSource: String, CaseIterable, Sendable {
             errors.gyroOffsetDPS = datasheet.gyroOffsetDPS
             errors.gyroOffsetDriftPerCelsius = datasheet.gyroOffsetDriftPerCelsius
         case .clockError: errors.sampleClockError = datasheet.sampleClockError
+        case .gyroAccelerationSensitivity: errors.gyroAccelerationSensitivity = datasheet.gyroAccelerationSensitivity
         case .all, .allLargeThigh, .allButThigh, .earlyStart, .fifoOverflows:
             let temperature = errors.temperature
             errors = datasheet

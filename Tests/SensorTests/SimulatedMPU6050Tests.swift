@@ -38,6 +38,29 @@ import Testing
         #expect(Int(count[0]) << 8 | Int(count[1]) == 50 * 12)
     }
 
+    /// The gyro of a part sensitive to acceleration reads that sensitivity times the specific
+    /// force: at rest, a zero that moves with the pose.
+    @Test func theGyroReadsItsSensitivityToAcceleration() throws {
+        var scenario = SimulationScenario.still(inclinationDegrees: 30)
+        scenario.errors = .ideal
+        scenario.errors.gyroAccelerationSensitivity = SensitivityMatrix(
+            rows: SIMD3(0.5, -0.3, 0.4), SIMD3(0.2, 0.6, -0.5), SIMD3(-0.4, 0.3, 0.7))
+        let sim = try simulator(scenario)
+        try sim.writeByte(0x01, register: 0x6B)
+        try sim.writeByte(3, register: 0x1A)
+        clock.advance(by: 0.1)
+        func words(_ register: UInt8) throws -> SIMD3<Double> {
+            let b = try sim.readBlock(register: register, count: 6)
+            func word(_ i: Int) -> Double { Double(Int16(bitPattern: UInt16(b[i]) << 8 | UInt16(b[i + 1]))) }
+            return SIMD3(word(0), word(2), word(4))
+        }
+        let force = try words(0x3B) / 16384, rate = try words(0x43) / 131
+        #expect(abs((force * force).sum().squareRoot() - 1) < 1e-3)
+        let expected = scenario.errors.gyroAccelerationSensitivity * force
+        #expect(abs(rate - expected).max() <= 1 / 131.0)
+        #expect(abs(rate).max() > 0.3)
+    }
+
     @Test func fifoOverflowsLikeTheChip() throws {
         let sim = try simulator()
         try sim.writeByte(0x01, register: 0x6B)  // awake, divider 0, DLPF 0: 8 kHz
@@ -142,7 +165,15 @@ import Testing
                 #expect(offDiagonal.contains { $0 != 0 })
             }
             #expect(abs(errors.sampleClockError) <= 0.01)
+            let g = errors.gyroAccelerationSensitivity
+            #expect([g.row0, g.row1, g.row2].allSatisfy { abs($0).max() <= 0.3 / 3.0.squareRoot() + 1e-12 })
         }
+        // A typical axis is 0.1 °/s per g, the datasheet's figure: the median row, over 600.
+        let rows = (UInt64(0)..<200).flatMap { seed -> [Double] in
+            let g = SensorErrorModel.datasheet(seed: seed).gyroAccelerationSensitivity
+            return [g.row0, g.row1, g.row2].map { ($0 * $0).sum().squareRoot() }
+        }.sorted()
+        #expect((0.08...0.12).contains(rows[rows.count / 2]))
         #expect(SensorErrorModel.datasheet(seed: 1) != SensorErrorModel.datasheet(seed: 2))
         // Uncalibrated, a datasheet part lying flat rarely reads 1 g: offsets and sensitivity move it.
         let offBy2Percent = (UInt64(0)..<200).filter { seed in

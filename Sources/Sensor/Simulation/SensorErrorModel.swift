@@ -8,7 +8,8 @@ import Musl
 ///
 /// reading = sensitivity × truth + offset + drift × (die temperature − 25 °C) + white noise of
 /// `density × √(low-pass bandwidth)` rms per sample, where the sensitivity matrix holds each axis's
-/// scale error on its diagonal and the cross-axis terms off it.
+/// scale error on its diagonal and the cross-axis terms off it; the gyro also reads its
+/// sensitivity to linear acceleration times the specific force.
 public struct SensorErrorModel: Equatable, Sendable {
     /// Gyro rate noise spectral density, °/s/√Hz (datasheet 0.005).
     public var gyroNoiseDensity: Double
@@ -22,6 +23,9 @@ public struct SensorErrorModel: Equatable, Sendable {
     public var gyroSensitivity: SensitivityMatrix
     /// Accelerometer reading per true specific force (datasheet: sensitivity ±3 %, cross-axis ±2 %).
     public var accelSensitivity: SensitivityMatrix
+    /// Gyro reading per g of specific force, °/s/g (datasheet: linear acceleration sensitivity
+    /// 0.1 °/s/g, typical): a gyro's zero moves with the pose, as gravity turns in its frame.
+    public var gyroAccelerationSensitivity: SensitivityMatrix
     /// Change of the gyro offset per °C, °/s/°C (datasheet ±20 °/s over −40…85 °C).
     public var gyroOffsetDriftPerCelsius: SIMD3<Double>
     /// Change of the accelerometer offset per °C, g/°C (datasheet ±35/±60 mg over 0…70 °C).
@@ -35,7 +39,8 @@ public struct SensorErrorModel: Equatable, Sendable {
     public init(
         gyroNoiseDensity: Double = 0, accelNoiseDensity: Double = 0, gyroOffsetDPS: SIMD3<Double> = .zero,
         accelOffsetG: SIMD3<Double> = .zero, gyroSensitivity: SensitivityMatrix = .identity,
-        accelSensitivity: SensitivityMatrix = .identity, gyroOffsetDriftPerCelsius: SIMD3<Double> = .zero,
+        accelSensitivity: SensitivityMatrix = .identity, gyroAccelerationSensitivity: SensitivityMatrix = .zero,
+        gyroOffsetDriftPerCelsius: SIMD3<Double> = .zero,
         accelOffsetDriftPerCelsius: SIMD3<Double> = .zero, sampleClockError: Double = 0,
         temperature: DieTemperature = .constant(25)
     ) {
@@ -45,6 +50,7 @@ public struct SensorErrorModel: Equatable, Sendable {
         self.accelOffsetG = accelOffsetG
         self.gyroSensitivity = gyroSensitivity
         self.accelSensitivity = accelSensitivity
+        self.gyroAccelerationSensitivity = gyroAccelerationSensitivity
         self.gyroOffsetDriftPerCelsius = gyroOffsetDriftPerCelsius
         self.accelOffsetDriftPerCelsius = accelOffsetDriftPerCelsius
         self.sampleClockError = sampleClockError
@@ -59,7 +65,9 @@ public struct SensorErrorModel: Equatable, Sendable {
 
     /// Datasheet noise plus offsets, sensitivity and cross-axis errors, drift and clock error drawn
     /// from `seed`: each a normal with the datasheet tolerance as 3σ, clipped to the tolerance. The
-    /// die warms from 28 to 34 °C with a 5-minute time constant.
+    /// gyro's sensitivity to acceleration, for which the datasheet gives a typical value and no
+    /// tolerance, is drawn so that a typical axis has it: each of the nine terms with σ = 0.1/√3
+    /// °/s/g, clipped at 3σ. The die warms from 28 to 34 °C with a 5-minute time constant.
     public static func datasheet(seed: UInt64) -> SensorErrorModel {
         var random = SplitMix64(seed: seed ^ 0x5EED_0FF5_E7E7_0000)
         func draw(_ tolerance: SIMD3<Double>) -> SIMD3<Double> {
@@ -72,10 +80,14 @@ public struct SensorErrorModel: Equatable, Sendable {
         let clock = draw([0.01, 0, 0]).x
         let gyroCross = (draw(Self.crossAxisTolerance), draw(Self.crossAxisTolerance))
         let accelCross = (draw(Self.crossAxisTolerance), draw(Self.crossAxisTolerance))
+        // Drawn last, so that the draws before it are those of the model without it.
+        let perG = Self.gyroAccelerationSensitivityTolerance
+        let gSensitivity = SensitivityMatrix(rows: draw(perG), draw(perG), draw(perG))
         return SensorErrorModel(
             gyroNoiseDensity: 0.005, accelNoiseDensity: 400e-6, gyroOffsetDPS: gyroOffset, accelOffsetG: accelOffset,
             gyroSensitivity: SensitivityMatrix(scaleError: gyroScale, above: gyroCross.0, below: gyroCross.1),
             accelSensitivity: SensitivityMatrix(scaleError: accelScale, above: accelCross.0, below: accelCross.1),
+            gyroAccelerationSensitivity: gSensitivity,
             gyroOffsetDriftPerCelsius: gyroDrift, accelOffsetDriftPerCelsius: accelDrift, sampleClockError: clock,
             temperature: DieTemperature(startCelsius: 28, settledCelsius: 34, timeConstantSeconds: 300))
     }
@@ -84,6 +96,9 @@ public struct SensorErrorModel: Equatable, Sendable {
     public static let sensitivityTolerance = SIMD3<Double>(0.03, 0.03, 0.03)
     /// Datasheet cross-axis sensitivity (±2 %).
     public static let crossAxisTolerance = SIMD3<Double>(0.02, 0.02, 0.02)
+    /// 3σ of each term of the gyro's sensitivity to acceleration, °/s/g: with σ = 0.1/√3 a row
+    /// (one axis's sensitivity to a g from any direction) is 0.1 °/s/g, the datasheet's typical.
+    public static let gyroAccelerationSensitivityTolerance = SIMD3<Double>(repeating: 0.3 / 3.0.squareRoot())
 }
 
 /// A sensor's reading per unit of true input, by rows: 1 + scale error on the diagonal, the
@@ -110,6 +125,8 @@ public struct SensitivityMatrix: Equatable, Sendable {
     }
 
     public static let identity = SensitivityMatrix()
+    /// No reading at all, for a sensitivity that is an error alone.
+    public static let zero = SensitivityMatrix(rows: .zero, .zero, .zero)
 
     /// Each axis's scale error (the diagonal minus 1).
     public var scaleError: SIMD3<Double> {

@@ -94,14 +94,17 @@ extension SimulatedMPU6050 {
         let motion = scenario.motion
         let temperature = errors.temperature.celsius(atSeconds: t)
         let warming = temperature - 25
-        let trueRate = motion.state(atSeconds: t - gyroDelay).angularRateDPS
+        let atGyro = motion.state(atSeconds: t - gyroDelay)
+        let trueRate = atGyro.angularRateDPS
         let trueForce = motion.state(atSeconds: t - accelDelay).specificForceG
 
         let gyroSigma = errors.gyroNoiseDensity * gyroBandwidth.squareRoot()
         let accelSigma = errors.accelNoiseDensity * accelBandwidth.squareRoot()
         let gyroOffset: SIMD3<Double> = errors.gyroOffsetDPS + errors.gyroOffsetDriftPerCelsius * warming
         let gyroNoise: SIMD3<Double> = gyroSigma * Self.gaussian3(&noise)
-        let rate: SIMD3<Double> = errors.gyroSensitivity * trueRate + gyroOffset + gyroNoise
+        let rate: SIMD3<Double> =
+            errors.gyroSensitivity * trueRate + errors.gyroAccelerationSensitivity * atGyro.specificForceG
+            + gyroOffset + gyroNoise
         let accelOffset: SIMD3<Double> = errors.accelOffsetG + errors.accelOffsetDriftPerCelsius * warming
         let accelNoise: SIMD3<Double> = accelSigma * Self.gaussian3(&noise)
         let force: SIMD3<Double> = errors.accelSensitivity * trueForce + accelOffset + accelNoise
