@@ -168,7 +168,8 @@ import Testing
             let g = errors.gyroAccelerationSensitivity
             #expect([g.row0, g.row1, g.row2].allSatisfy { abs($0).max() <= 0.3 / 3.0.squareRoot() + 1e-12 })
         }
-        // A typical axis is 0.1 °/s per g, the datasheet's figure: the median row, over 600.
+        // A typical axis reads about 0.1 °/s per g, the datasheet's figure: the median row over
+        // 600 is 0.088.
         let rows = (UInt64(0)..<200).flatMap { seed -> [Double] in
             let g = SensorErrorModel.datasheet(seed: seed).gyroAccelerationSensitivity
             return [g.row0, g.row1, g.row2].map { ($0 * $0).sum().squareRoot() }

@@ -97,7 +97,8 @@ public struct SensorErrorModel: Equatable, Sendable {
     /// Datasheet cross-axis sensitivity (±2 %).
     public static let crossAxisTolerance = SIMD3<Double>(0.02, 0.02, 0.02)
     /// 3σ of each term of the gyro's sensitivity to acceleration, °/s/g: with σ = 0.1/√3 a row
-    /// (one axis's sensitivity to a g from any direction) is 0.1 °/s/g, the datasheet's typical.
+    /// (one axis's sensitivity to a g from any direction) is about 0.1 °/s/g, the datasheet's
+    /// typical.
     public static let gyroAccelerationSensitivityTolerance = SIMD3<Double>(repeating: 0.3 / 3.0.squareRoot())
 }
 
