@@ -52,10 +52,18 @@ public struct GuidedCalibration: Sendable {
         /// Least angle between a new face and every face so far, degrees: adjacent faces are 90°
         /// apart, a device set down crooked on the same face a few degrees.
         public var newPoseDegrees: Double = 45
-        /// Largest mean rotation rate (°/s, after the bias known so far) of a pose's window. The rest
+        /// Largest mean rotation rate (°/s, after the bias known so far) of a pose's window. At rest
+        /// the gyro reads its zero, and the zero moves from face to face by the gyro's sensitivity
+        /// to acceleration (0.1 °/s per g on a typical axis; a new face moves gravity by up to 2 g),
+        /// so 0.2 °/s on a typical part and twice that on one twice as sensitive: the gyro alone
+        /// cannot hold a pose to less. It does hold a turn about the vertical, which the
+        /// accelerometer cannot see.
+        public var poseRateTolerance: Double = 1.0
+        /// Largest turn of the accelerometer's direction across a face's window, °/s. The rest
         /// detector follows a slow, smooth turn (it compares with a low-passed reference), so a
-        /// window can pass its thresholds while turning a few degrees a second; its mean cannot.
-        public var poseRateTolerance: Double = 0.5
+        /// window can pass its thresholds while tilting a few degrees a second; a face on a table
+        /// does not tilt at all, and over the 1 s window the slope's noise is about 0.04 °/s.
+        public var poseTiltRateTolerance: Double = 0.2
         /// Longest time one step may take, seconds.
         public var stepTimeoutSeconds: Double = 120
         /// Most poses taken again for tips that lost samples, before the calibration is refused:
@@ -177,8 +185,9 @@ public struct GuidedCalibration: Sendable {
                 raw.time - lastPoseCheck >= 0.1
             else { break }
             lastPoseCheck = raw.time
+            // A face lies on a table and does not tilt at all.
             guard let window = stillWindow(tableSamples, lastSeconds: parameters.poseSeconds),
-                let pose = window.meanAcceleration.normalized
+                window.tiltRate <= parameters.poseTiltRateTolerance, let pose = window.meanAcceleration.normalized
             else { break }
             movedSincePose = false
             let threshold = parameters.newPoseDegrees * Double.pi / 180

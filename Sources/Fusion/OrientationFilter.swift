@@ -298,11 +298,10 @@ public struct OrientationFilter: Sendable {
     /// of a 45 cm thigh tilts the shank's accelerometer by a further 0.2°), so a turn faster than
     /// ``restTurnLimit`` measures nothing. A turn about the vertical remains, bounded by ``isAtRest``.
     private var restBias: (bias: Vector3, isSteady: Bool) {
-        guard let fit = stillRun.fit, let up = fit.meanAcceleration.normalized else {
+        guard let fit = stillRun.fit, let up = fit.meanAcceleration.normalized, let directionRate = fit.directionRate
+        else {
             return (restDetector.referenceRotationRate, true)
         }
-        let length = fit.meanAcceleration.length
-        let directionRate = fit.accelerationSlope.rejecting(up) * (1 / length)
         let turn = directionRate.cross(up) * (180 / Double.pi)
         let limit = Self.restTurnLimit
         return (fit.weightedRotationRate - turn, turn.lengthSquared <= limit * limit)
@@ -352,6 +351,13 @@ struct StillRun: Sendable {
         /// The gyro averaged with the weights the slope gives the samples, t(T − t): a slope is the
         /// mean of the rate of change with those weights.
         var weightedRotationRate: Vector3
+
+        /// How fast the accelerometer's direction turns, rad/s (its rate of change across the mean
+        /// direction); nil without a direction.
+        var directionRate: Vector3? {
+            guard let up = meanAcceleration.normalized else { return nil }
+            return accelerationSlope.rejecting(up) * (1 / meanAcceleration.length)
+        }
     }
 
     /// The line through the run; nil before it holds two instants.

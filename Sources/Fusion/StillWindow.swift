@@ -9,6 +9,10 @@ public struct StillWindow: Hashable, Sendable {
     public let gyroDeviation: Double
     /// Largest distance of an accelerometer sample from the mean, g.
     public let accelerationDeviation: Double
+    /// How fast the accelerometer's direction turned across the window, °/s: the slope of a line
+    /// through it. A slow, smooth turn passes the deviations' thresholds; this shows it, but for a
+    /// turn about the vertical.
+    public let tiltRate: Double
 
     /// - Throws: ``CalibrationError/tooFewSamples(needed:got:)`` for fewer than `minimumCount` samples.
     public init<Samples: Collection<InertialSample>>(_ samples: Samples, minimumCount: Int = 10)
@@ -18,9 +22,15 @@ public struct StillWindow: Hashable, Sendable {
             throw .tooFewSamples(needed: minimumCount, got: samples.count)
         }
         var accelerationSum = Vector3.zero, rateSum = Vector3.zero
+        var run = StillRun()
+        var previousTime: Double?
         for sample in samples {
             accelerationSum += sample.acceleration
             rateSum += sample.rotationRate
+            run.add(
+                rotationRate: sample.rotationRate, acceleration: sample.acceleration,
+                interval: previousTime.map { sample.time - $0 } ?? 0)
+            previousTime = sample.time
         }
         let n = Double(samples.count)
         let meanAcceleration = accelerationSum / n, meanRate = rateSum / n
@@ -34,6 +44,7 @@ public struct StillWindow: Hashable, Sendable {
         self.meanRotationRate = meanRate
         self.gyroDeviation = gyroDeviation
         self.accelerationDeviation = accelerationDeviation
+        tiltRate = (run.fit?.directionRate?.length).map { $0 * 180 / Double.pi } ?? 0
     }
 
     /// Throws ``CalibrationError/moved(gyroDeviation:accelerationDeviation:)`` unless both deviations

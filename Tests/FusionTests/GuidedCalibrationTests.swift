@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import Fusion
@@ -36,10 +37,10 @@ struct GuidedCalibrationTests {
         return (procedure, steps, nil)
     }
 
-    static func faces(_ faces: [Vector3]) -> [InertialSample] {
+    static func faces(_ faces: [Vector3], gSensitivity: Matrix3 = .zero) -> [InertialSample] {
         FaceCalibrationTests.faces(
             faces, bias: Vector3(2, -3, 1), gyro: FaceCalibrationTests.gyro, offset: Vector3(0.02, -0.03, 0.04),
-            accelerometer: FaceCalibrationTests.accelerometer, holdSeconds: 4.5)
+            accelerometer: FaceCalibrationTests.accelerometer, gSensitivity: gSensitivity, holdSeconds: 4.5)
     }
 
     @Test func theSevenPosesInTheirOrderFitTheTable() throws {
@@ -68,6 +69,60 @@ struct GuidedCalibrationTests {
         let frame = calibration.accelerometerMatrix * FaceCalibrationTests.accelerometer
         let expectedGyro = frame * (try #require(FaceCalibrationTests.gyro.inverse))
         #expect((calibration.gyroMatrix - expectedGyro).maximumMagnitude < 2e-3)
+    }
+
+    /// A part whose gyro zero moves 0.35 °/s per g with the pose (three and a half times the
+    /// datasheet's typical): on −z up it reads 0.7 °/s from its zero on +z up. Each face is still
+    /// taken, and the matrices are the part's. Held to 0.5 °/s from the first face's zero, the
+    /// procedure waited on −z up to the end.
+    @Test func aFaceWhoseGyroZeroMovedWithThePoseIsTaken() throws {
+        let (procedure, steps, error) = Self.run(
+            Self.faces(FaceCalibrationTests.guideFaces, gSensitivity: Matrix3(diagonal: Vector3(0.35, 0.35, 0.35))))
+        #expect(error == nil)
+        #expect(steps == [.holdStill] + (1...6).map { .nextFace(captured: $0) } + [.finished])
+        let calibration = try #require(procedure.calibration)
+        let frame = calibration.accelerometerMatrix * FaceCalibrationTests.accelerometer
+        let expectedGyro = frame * (try #require(FaceCalibrationTests.gyro.inverse))
+        #expect((calibration.gyroMatrix - expectedGyro).maximumMagnitude < 2e-3)
+    }
+
+    /// Set on its +y face, the device tilts on slowly at 0.4 °/s for 5 s before it comes to rest:
+    /// the rest detector follows so smooth a turn, and the gyro's mean is within the 1 °/s a zero
+    /// may move by, but the accelerometer shows the tilt, so the face is taken only once it is
+    /// still. Held by the gyro alone, it was taken 2.6 s into the tilt.
+    @Test func aFaceStillTiltingIsNotTaken() throws {
+        var samples: [InertialSample] = []
+        func emit(_ seconds: Double, up: (Double) -> Vector3, rate: Vector3) {
+            let start = samples.last.map { $0.time + 0.005 } ?? 0
+            for step in 0..<Int(seconds * 200) {
+                let t = Double(step) / 200
+                samples.append(InertialSample(time: start + t, acceleration: up(t), rotationRate: rate))
+            }
+        }
+        emit(4.5, up: { _ in .unitZ }, rate: .zero)
+        // Tipped about x from +z up to +y up in 1.5 s, then tilting on about x: "up" turns the
+        // other way.
+        let start = samples.last!.time + 0.005
+        for step in 0..<300 {
+            let s = Double(step) / 300
+            let degrees = 45 * (1 - cos(Double.pi * s))
+            let up = Vector3.unitZ.rotated(by: .unitX * (-degrees * Double.pi / 180))
+            let rate = Vector3.unitX * (45 * Double.pi / 1.5 * sin(Double.pi * s))
+            samples.append(InertialSample(time: start + Double(step) / 200, acceleration: up, rotationRate: rate))
+        }
+        let tiltStart = samples.last!.time
+        emit(5, up: { t in Vector3.unitY.rotated(by: .unitX * (-0.4 * t * Double.pi / 180)) }, rate: .unitX * 0.4)
+        let tilted = Vector3.unitY.rotated(by: .unitX * (-2 * Double.pi / 180))
+        let tiltEnd = samples.last!.time
+        emit(3, up: { _ in tilted }, rate: .zero)
+        var procedure = GuidedCalibration(parameters: Self.tableOnly)
+        var taken: Double?
+        for sample in samples {
+            try procedure.update(sample)
+            if taken == nil, procedure.step == .nextFace(captured: 2) { taken = sample.time }
+        }
+        let time = try #require(taken)
+        #expect(time > tiltEnd, "taken \(time - tiltStart) s into the tilt")
     }
 
     /// The same, without the tips made again: the recording ends waiting for the first.
