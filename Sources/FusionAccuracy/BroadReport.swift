@@ -64,9 +64,7 @@ public struct BroadTrialScore: Sendable, Equatable {
 public struct BroadReport: Sendable {
     public struct TrialRow: Sendable {
         public var trial: BroadManifest.Trial
-        public var score: InclinationScore
-        public var lag: ReferenceLag
-        public var scoreAtLag: InclinationScore
+        public var figures: BroadTrialScore
     }
 
     public struct GroupRow: Sendable, Equatable {
@@ -90,10 +88,8 @@ public struct BroadReport: Sendable {
 
     public init(manifest: BroadManifest, scores: [BroadTrialScore]) {
         precondition(manifest.trials.count == scores.count, "one score per trial")
-        rows = zip(manifest.trials, scores).map {
-            TrialRow(trial: $0, score: $1.score, lag: $1.lag, scoreAtLag: $1.scoreAtLag)
-        }
-        func mean(_ rows: [TrialRow], _ score: KeyPath<TrialRow, InclinationScore> = \.score) -> Double {
+        rows = zip(manifest.trials, scores).map { TrialRow(trial: $0, figures: $1) }
+        func mean(_ rows: [TrialRow], _ score: KeyPath<TrialRow, InclinationScore> = \.figures.score) -> Double {
             rows.isEmpty ? .nan : rows.reduce(0) { $0 + $1[keyPath: score].rmseDegrees } / Double(rows.count)
         }
         let rows = self.rows
@@ -103,9 +99,11 @@ public struct BroadReport: Sendable {
         }
         meanRMSE = mean(rows)
         fast = groups.first { $0.group == "fast" }
-        failedTrials = rows.filter { $0.score.rmseDegrees.isNaN }.map(\.trial.name)
-        meanRMSEAtLag = mean(rows, \.scoreAtLag)
-        fastMeanRMSEAtLag = fast.map { _ in mean(rows.filter { $0.trial.groups.contains("fast") }, \.scoreAtLag) }
+        failedTrials = rows.filter { $0.figures.score.rmseDegrees.isNaN }.map(\.trial.name)
+        meanRMSEAtLag = mean(rows, \.figures.scoreAtLag)
+        fastMeanRMSEAtLag = fast.map { _ in
+            mean(rows.filter { $0.trial.groups.contains("fast") }, \.figures.scoreAtLag)
+        }
     }
 
     /// The report as printed: the table of trials, the table of groups, the two headline means, the
@@ -116,11 +114,11 @@ public struct BroadReport: Sendable {
             "\(padded("trial", nameWidth))  RMSE °   max °  scored  no reference  lag"
         ]
         for row in rows {
-            let s = row.score
+            let s = row.figures.score
             lines.append(
                 "\(padded(row.trial.name, nameWidth)) \(number(s.rmseDegrees, 7)) \(number(s.maximumDegrees, 7))"
                     + " \(padded(String(s.scoredSamples), 7, right: true)) \(padded(String(s.missingReference), 13, right: true))"
-                    + " \(padded(row.lag.samples.map(signed) ?? "–", 4, right: true))"
+                    + " \(padded(row.figures.lag.samples.map(signed) ?? "–", 4, right: true))"
             )
         }
         let groupWidth = max(5, groups.map(\.group.count).max() ?? 0)
@@ -137,8 +135,8 @@ public struct BroadReport: Sendable {
             lines.append("mean inclination RMSE over the \(fast.trials) fast trials: \(number(fast.meanRMSE, 0))°")
         }
         lines.append("")
-        let lags = Dictionary(grouping: rows.compactMap(\.lag.samples), by: { $0 }).sorted { $0.key < $1.key }
-        let period = rows.map(\.lag.samplePeriod).first { $0.isFinite }
+        let lags = Dictionary(grouping: rows.compactMap(\.figures.lag.samples), by: { $0 }).sorted { $0.key < $1.key }
+        let period = rows.map(\.figures.lag.samplePeriod).first { $0.isFinite }
         let measured = lags.reduce(0) { $0 + $1.value.count }
         let counts =
             lags.map { lag, trials in
@@ -149,8 +147,8 @@ public struct BroadReport: Sendable {
         lines.append(
             "scored at each trial's lag (not the benchmark's figure): \(number(meanRMSEAtLag, 0))° over all trials"
                 + (fastMeanRMSEAtLag.map { ", \(number($0, 0))° over the fast ones" } ?? ""))
-        for row in rows where row.score.rmseDegrees.isNaN {
-            let s = row.score
+        for row in rows where row.figures.score.rmseDegrees.isNaN {
+            let s = row.figures.score
             lines.append(
                 s.nonFiniteEstimates > 0
                     ? "NaN: \(row.trial.name): \(s.nonFiniteEstimates) of \(s.scoredSamples) scored samples have no finite estimate"

@@ -53,15 +53,17 @@ public struct ReferenceLag: Sendable, Equatable {
                 reference.up[start...end].allSatisfy({ $0 != nil })
             else { continue }
             let shown = last - first
+            // Per interval of the window, the mean of u over it and its length in radians per °/s:
+            // the same for every shift.
+            let steps = ((start + 1)...end).map { index in
+                (
+                    index: index, up: (reference.up[index - 1]! + reference.up[index]!) * 0.5,
+                    scale: (reference.times[index] - reference.times[index - 1]) * Double.pi / 180
+                )
+            }
             for (slot, shift) in shifts.enumerated() {
                 var predicted = Vector3.zero
-                for index in (start + 1)...end {
-                    let mean = (reference.up[index - 1]! + reference.up[index]!) * 0.5
-                    let turn =
-                        rotationRates[index + shift]
-                        * ((reference.times[index] - reference.times[index - 1]) * Double.pi / 180)
-                    predicted += mean.cross(turn)
-                }
+                for step in steps { predicted += step.up.cross(rotationRates[step.index + shift] * step.scale) }
                 squared[slot] += (shown - predicted).lengthSquared
             }
             windows += 1

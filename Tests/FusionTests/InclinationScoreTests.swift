@@ -113,7 +113,7 @@ struct InclinationScoreTests {
         #expect(report.text.contains("mean inclination RMSE over all 3 trials: 3.00°"))
         #expect(report.text.contains("mean inclination RMSE over the 2 fast trials: 4.00°"))
         // Four samples hold no window in which to measure a lag: it is not guessed.
-        #expect(report.rows.allSatisfy { $0.lag.samples == nil && $0.scoreAtLag == $0.score })
+        #expect(report.rows.map(\.figures).allSatisfy { $0.lag.samples == nil && $0.scoreAtLag == $0.score })
         #expect(report.text.contains("trials by lag: 3 not measured"))
     }
 
