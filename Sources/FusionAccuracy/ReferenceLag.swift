@@ -55,11 +55,12 @@ public struct ReferenceLag: Sendable, Equatable {
             let shown = last - first
             // Per interval of the window, the mean of u over it and its length in radians per °/s:
             // the same for every shift.
-            let steps = ((start + 1)...end).map { index in
-                (
-                    index: index, up: (reference.up[index - 1]! + reference.up[index]!) * 0.5,
-                    scale: (reference.times[index] - reference.times[index - 1]) * Double.pi / 180
-                )
+            var steps: [(index: Int, up: Vector3, scale: Double)] = []
+            steps.reserveCapacity(n)
+            for index in (start + 1)...end {
+                let up = (reference.up[index - 1]! + reference.up[index]!) * 0.5
+                let scale = (reference.times[index] - reference.times[index - 1]) * Double.pi / 180
+                steps.append((index, up, scale))
             }
             for (slot, shift) in shifts.enumerated() {
                 var predicted = Vector3.zero
