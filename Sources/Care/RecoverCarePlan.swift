@@ -122,12 +122,14 @@ public enum RecoverCarePlan {
         return CareTask(
             id: TaskID.rangeOfMotionCheck, title: "Range Of Motion",
             instructions: includesFlexion
-                ? "Sit on the edge of a chair with the sensor strapped below the knee. Press the button,"
-                    + " straighten your knee as far as you can, return to the start position and hold still;"
-                    + " at the second signal slide your foot back under the chair as far as you can, return"
-                    + " to the start position and hold still."
-                : "Sit on the edge of a chair with the sensor strapped below the knee. Press the button,"
-                    + " straighten your knee as far as you can, return to the start position, and press again.",
+                ? "Sit on the edge of a chair, the lower leg hanging, with the sensor strapped below the knee."
+                    + " Press the button and hold still; at the two rising beeps straighten your knee as far as"
+                    + " you can, lower it to the start position and hold still; at the two falling beeps slide"
+                    + " your foot back under the chair as far as you can, return to the start position and"
+                    + " hold still until the three rising tones."
+                : "Sit on the edge of a chair, the lower leg hanging, with the sensor strapped below the knee."
+                    + " Press the button and hold still; at the two rising beeps straighten your knee as far as"
+                    + " you can, lower it to the start position and hold still until the three rising tones.",
             schedule: try Schedule(composing: [daily, weekly]),
             createdDate: createdDate)
     }
