@@ -529,7 +529,7 @@ public struct MeasurementSession: Sendable {
         guard var result = RangeOfMotionResult(angles: angles.values, flags: flags) else { return nil }
         result.measurementProtocol = parameters.measurementProtocol
         result.kneeAngleSource = kneeAngleSource
-        if leg == nil, isSeatedAssumptionBroken(angles: angles.values) {
+        if leg == nil, isSeatedAssumptionBroken(angles: angles) {
             result.flags.insert(.notSeated)
         }
         if result.minimum < parameters.plausibleMinimum || result.maximum > parameters.plausibleMaximum {
@@ -585,14 +585,21 @@ public struct MeasurementSession: Sendable {
     /// rest at the start, at the end of the arc's extension step and at the finish; a still thigh
     /// puts a returned foot back at about the start's inclination. With a known mounting, the start
     /// itself must also be near a hanging shin.
-    private func isSeatedAssumptionBroken(angles: [Double]) -> Bool {
-        guard let start = angles.first else { return false }
+    private func isSeatedAssumptionBroken(angles: RestAnchoredAngles) -> Bool {
+        let values = angles.values
+        guard let start = values.first, let finish = values.last else { return false }
         if knownMounting != nil, abs(start) > parameters.maximumStartInclination { return true }
         var rests: [Double] = []
         if let extensionEnd, extensionEnd.atRest, extensionEnd.index >= startIndex {
-            rests.append(angles[extensionEnd.index - startIndex])
+            rests.append(values[extensionEnd.index - startIndex])
         }
-        if case .finished(.returned) = phase, let finish = angles.last { rests.append(finish) }
+        // The finish is a rest when the session saw the leg come to rest, and also when it was
+        // stopped first with the leg held still near the start pose: what a rest is everywhere else.
+        if case .finished(.returned) = phase {
+            rests.append(finish)
+        } else if angles.endsStill, abs(finish - start) <= parameters.returnTolerance {
+            rests.append(finish)
+        }
         return rests.contains { abs($0 - start) > parameters.maximumRestDisagreement }
     }
 

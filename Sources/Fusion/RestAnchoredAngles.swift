@@ -43,6 +43,11 @@ struct RestAnchoredAngles {
     /// with it, more slowly than the rest threshold can see, and that shows as such a turn.
     private(set) var largestRestTurnRate = 0.0
 
+    /// Whether the points end in a still phase: a session stopped before the rest detector
+    /// confirmed the leg's rest (a button pressed, a recording cut short) may still have ended
+    /// with the leg held still.
+    private(set) var endsStill = false
+
     /// Half-width of the accelerometer average in a still phase, seconds: a hundred samples at
     /// 200 Hz, where the MPU-6050's noise averages to about 0.03°.
     static let averagingHalfWidth = 0.25
@@ -71,6 +76,7 @@ struct RestAnchoredAngles {
         let filterAngles = geometry.angles(points)
         let base = points.startIndex
         let runs = Self.stillRuns(points, minimumSeconds: minimumStillSeconds)
+        endsStill = runs.last?.upperBound == points.count
         func isRest(_ run: Range<Int>) -> Bool {
             guard let start = filterAngles.first else { return false }
             return abs(filterAngles[(run.lowerBound + run.upperBound) / 2] - start) <= restTolerance

@@ -123,6 +123,21 @@ struct KneeAngleTests {
         #expect(try #require(back.result()).flags.isEmpty)
     }
 
+    @Test func aSessionStoppedWithTheLegStillButShortOfTheStartIsFlaggedNotSeated() throws {
+        // The foot is held still 10° forward for 2 s, less than the rest detector needs after a
+        // movement, when the patient presses the button (or the recording ends).
+        let (moved, _) = session(KneeMotion(keyframes: [(2.5, 0), (4, 80), (5, 80), (6.5, 10), (8.5, 10)]), .extension)
+        #expect(moved.phase == .finished(.stopped))
+        #expect(try #require(moved.result()).flags == [.notSeated])
+        let (back, _) = session(KneeMotion(keyframes: [(2.5, 0), (4, 80), (5, 80), (6.5, 3), (8.5, 3)]), .extension)
+        #expect(back.phase == .finished(.stopped))
+        #expect(try #require(back.result()).flags.isEmpty)
+        // Stopped while still moving back, the leg's last angle is no rest.
+        let (moving, _) = session(KneeMotion(keyframes: [(2.5, 0), (4, 80), (5, 80), (7, 10), (7.1, 10)]), .extension)
+        #expect(moving.phase == .finished(.stopped))
+        #expect(try #require(moving.result()).flags.isEmpty)
+    }
+
     @Test func aKnownStartFarFromAHangingShinIsFlaggedNotSeated() throws {
         let (session, _) = session(.kneeExtension(start: 30, peak: 95), .extension)
         let result = try #require(session.result())
