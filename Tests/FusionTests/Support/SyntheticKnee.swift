@@ -92,6 +92,9 @@ struct SyntheticIMU {
     var leverArm = 0.3
     var gyroNoise = 0.0
     var accelerationNoise = 0.0
+    /// Correlation of each sample's accelerometer noise with the previous one's: the sensor's
+    /// digital low-pass (44 Hz at 200 Hz: about 0.5) leaves neighbouring samples alike.
+    var accelerationNoiseCorrelation = 0.0
     var gyroBias = Vector3.zero
     /// Gyro sensitivity relative to nominal per axis (datasheet ±3 %).
     var gyroScale = Vector3(1, 1, 1)
@@ -111,6 +114,8 @@ struct SyntheticIMU {
         let count = Int(((end ?? motion.duration) * sampleRate).rounded()) + 1
         var samples: [InertialSample] = []
         samples.reserveCapacity(count)
+        let correlation = accelerationNoiseCorrelation
+        var accelerationError = Vector3.zero
         for i in 0..<count {
             var time = Double(i) / sampleRate
             if timingJitter > 0, i > 0 {
@@ -129,11 +134,13 @@ struct SyntheticIMU {
             var gyro =
                 rateShin.rotated(by: mounting).scaled(by: gyroScale) + gyroBias + rng.gaussianVector(sigma: gyroNoise)
             gyro = Vector3(clip(gyro.x), clip(gyro.y), clip(gyro.z))
+            // The first sample's noise as it is, each later one an AR(1) step: the same variance.
+            let draw = rng.gaussianVector(sigma: accelerationNoise)
+            accelerationError =
+                i == 0 ? draw : accelerationError * correlation + draw * (1 - correlation * correlation).squareRoot()
             samples.append(
                 InertialSample(
-                    time: time,
-                    acceleration: specificForceShin.rotated(by: mounting)
-                        + rng.gaussianVector(sigma: accelerationNoise),
+                    time: time, acceleration: specificForceShin.rotated(by: mounting) + accelerationError,
                     rotationRate: gyro))
         }
         return samples
