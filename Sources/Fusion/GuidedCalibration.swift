@@ -6,8 +6,14 @@
 ///    refuses the calibration (``CalibrationError/moved(gyroDeviation:accelerationDeviation:)``).
 /// 2. ``Step/nextFace(captured:)``: tipped over an edge onto each other face in turn, then once
 ///    more onto a face used before (seven poses, so that each axis is turned about twice); a pose
-///    counts once it has been at rest for ``Parameters/poseSeconds`` and is more than
-///    ``Parameters/newPoseDegrees`` from every face so far (the last one: from the pose before).
+///    counts once it has been at rest for ``Parameters/poseSeconds``, is more than
+///    ``Parameters/newPoseDegrees`` from every face so far (the last one: from the pose before) and
+///    is the face asked for.
+///    - ``Step/wrongFace(up:asked:after:)``: the device lies still on a new face, but not the one
+///      asked for (a face let go of too soon and tipped on, or tipped the wrong way). Taken, it
+///      would put the prompts out of step with the person and leave out a tip the fit needs, which
+///      would then be refused for reasons far from the cause; so it is not, and the prompt says
+///      which side is up and to go back to the last face taken, to make the tip from there.
 ///    Then the gyro bias, the accelerometer offset and the full correction matrices of both
 ///    sensors are fitted (``Calibration/fromFaces(_:parameters:)``).
 ///    - ``Step/retakeFace(_:)``: when samples were lost during a tip (the computer fell behind the
@@ -36,6 +42,10 @@ public struct GuidedCalibration: Sendable {
         /// Samples were lost during a tip between two faces: turn the device so that `face` (as
         /// in ``GuidedCalibration/faceOrder``) is up, to make that tip again.
         case retakeFace(String)
+        /// The device lies still on its `up` face, a new one but not the `asked` one: turn it back
+        /// to `after` up, the last face taken, and tip it from there to `asked` up, so that the tip
+        /// the fit needs is made. The step asking for it goes on.
+        case wrongFace(up: String, asked: String, after: String)
         case strapOn
         case swing
         case finished
@@ -82,6 +92,14 @@ public struct GuidedCalibration: Sendable {
     /// axis is then turned about twice, from faces at right angles, as
     /// ``Calibration/fromFaces(_:parameters:)`` needs. Another order that does this works too.
     public static let faceOrder = ["+z", "+y", "-z", "+x", "-y", "-x", "-z"]
+
+    /// The face (as in ``faceOrder``) that is up when the accelerometer reads `up`: its axis
+    /// nearest the vertical. An uncalibrated part's offsets (up to 80 mg) cannot change which.
+    public static func face(pointingUp up: Vector3) -> String {
+        let components = [("x", up.x), ("y", up.y), ("z", up.z)]
+        let (axis, value) = components.max { abs($0.1) < abs($1.1) } ?? ("z", 1)
+        return (value < 0 ? "-" : "+") + axis
+    }
 
     /// The sensor axis that points up when `face` (as in ``faceOrder``) is up.
     public static func upAxis(ofFace face: String) -> Vector3? {
@@ -170,7 +188,7 @@ public struct GuidedCalibration: Sendable {
                 restingRate = window.meanRotationRate
                 advance(to: .nextFace(captured: 1), at: raw.time)
             }
-        case .nextFace, .retakeFace:
+        case .nextFace, .retakeFace, .wrongFace:
             tableSamples.append(raw)
             if !detector.isStill { movedSincePose = true }
             if let previousUnbiased,
@@ -195,19 +213,25 @@ public struct GuidedCalibration: Sendable {
             // the pose before.
             let compared = poses.count < 6 ? poses[...] : poses.suffix(1)
             guard compared.allSatisfy({ $0.angle(to: pose) > threshold }) else { break }
-            // A tip made again must be the one asked for: the fit is short without it, and a person
+            // Only the face asked for: a tip made again is short in the fit without it, and a person
             // who went on to strap the sensor on is not lying it on a face.
-            if let asked = retakeFaces.first, let up = Self.upAxis(ofFace: asked), pose.angle(to: up) > threshold {
+            let face = retakeFaces.first ?? Self.faceOrder[poses.count]
+            if let up = Self.upAxis(ofFace: face), pose.angle(to: up) > threshold {
+                // Lying on another face, it is named; lying on none (strapped on a leg), it is not.
+                // The step's time runs on: a person who never finds the face is refused in the end.
+                let found = Self.face(pointingUp: pose)
+                if let axis = Self.upAxis(ofFace: found), pose.angle(to: axis) <= threshold, let after = faces.last {
+                    step = .wrongFace(up: found, asked: face, after: after)
+                }
                 break
             }
-            let face = retakeFaces.first ?? Self.faceOrder[poses.count]
             if lostSincePose, let left = faces.last { lostTips.append((from: left, to: face)) }
             lostSincePose = false
             poses.append(pose)
             faces.append(face)
             if !retakeFaces.isEmpty { retakeFaces.removeFirst() }
-            if case .nextFace(let captured) = step, captured + 1 < Calibration.facePoses {
-                advance(to: .nextFace(captured: captured + 1), at: raw.time)
+            if retakeFaces.isEmpty, poses.count < Calibration.facePoses {
+                advance(to: .nextFace(captured: poses.count), at: raw.time)
             } else if let next = retakeFaces.first {
                 advance(to: .retakeFace(next), at: raw.time)
             } else {

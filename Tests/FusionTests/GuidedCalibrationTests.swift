@@ -50,6 +50,32 @@ struct GuidedCalibrationTests {
         #expect(procedure.calibration != nil)
     }
 
+    /// Asked for −z up after +y, the device is tipped onto +x instead and left there: that face is
+    /// not taken but named, and once turned back to +y and tipped on to −z, the procedure goes on
+    /// and the fit has every tip it needs. Taken as −z (as it was), the prompts ran one face out of
+    /// step with the person from there on, and the tip about x from +y to −z was never made.
+    @Test func aFaceOtherThanTheOneAskedForIsNamedAndNotTaken() throws {
+        let faces: [Vector3] = [.unitZ, .unitY, .unitX, .unitY, -.unitZ, .unitX, -.unitY, -.unitX, -.unitZ]
+        let (procedure, steps, error) = Self.run(Self.faces(faces))
+        #expect(error == nil)
+        #expect(
+            steps == [
+                .holdStill, .nextFace(captured: 1), .nextFace(captured: 2),
+                .wrongFace(up: "+x", asked: "-z", after: "+y"),
+            ] + (3...6).map { .nextFace(captured: $0) } + [.finished])
+        let calibration = try #require(procedure.calibration)
+        let frame = calibration.accelerometerMatrix * FaceCalibrationTests.accelerometer
+        let expectedGyro = frame * (try #require(FaceCalibrationTests.gyro.inverse))
+        #expect((calibration.gyroMatrix - expectedGyro).maximumMagnitude < 2e-3)
+    }
+
+    @Test func theFaceUpIsTheAxisNearestTheVertical() {
+        #expect(GuidedCalibration.face(pointingUp: Vector3(0.08, -0.05, 1.02)) == "+z")
+        #expect(GuidedCalibration.face(pointingUp: Vector3(-0.98, 0.04, 0.07)) == "-x")
+        #expect(GuidedCalibration.face(pointingUp: Vector3(0.1, -0.9, -0.3)) == "-y")
+        #expect(GuidedCalibration.face(pointingUp: Vector3(0, 0, -1)) == "-z")
+    }
+
     /// 0.3 s lost in the middle of the tip from +x up to −y up (about z): the seven poses then tip z
     /// once only. Rather than refuse, the procedure asks for that tip again, from −z up back to +x
     /// up, then on to −y up, and fits every complete turn: the matrices are those of the part.

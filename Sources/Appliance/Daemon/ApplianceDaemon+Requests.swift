@@ -90,6 +90,9 @@ extension ApplianceDaemon {
             case .retakeFace(let face):
                 running.step = "samples were lost in a tip, turn it \(face) up to make it again"
                 play(.go)
+            case .wrongFace(let up, let asked, let after):
+                running.step = "its \(up) side is up, not \(asked): turn it back \(after) up, then tip it \(asked) up"
+                play(.error)
             case .strapOn:
                 running.step = "strap it on the shin and hold still"
                 play(.holdStill)

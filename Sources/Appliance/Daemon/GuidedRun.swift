@@ -63,6 +63,9 @@ public enum GuidedCalibrationEvent: Equatable, Sendable {
     case nextFace(captured: Int)
     /// Samples were lost during a tip: turn the device with this face up, to make it again.
     case retakeFace(String)
+    /// The device lies still on its `up` face, not the `asked` one: turn it back to `after` up and
+    /// tip it from there to `asked` up.
+    case wrongFace(up: String, asked: String, after: String)
     /// Strap the device on the shin and hold still.
     case strapOn
     /// Extend the knee once and return.

@@ -101,6 +101,8 @@ public final class SensorProcedureStarter: GuidedMeasurementStarter, GuidedCalib
                 case .holdStill: mailbox.post(.holdStill)
                 case .nextFace(let captured): mailbox.post(.nextFace(captured: captured))
                 case .retakeFace(let face): mailbox.post(.retakeFace(face))
+                case .wrongFace(let up, let asked, let after):
+                    mailbox.post(.wrongFace(up: up, asked: asked, after: after))
                 case .strapOn: mailbox.post(.strapOn)
                 case .swing: mailbox.post(.swing)
                 case .finished: break  // the completion says saved or failed

@@ -19,7 +19,8 @@ extension Command {
                  still for about 3 s, then once more onto a face used before, so that each of
                  its axes is turned about twice from faces at right angles. From face up
                  (+z up): +y up, -z up, +x up, -y up, -x up, and back to -z up; the prompts
-                 name each. The still faces give the accelerometer offset and sensitivity;
+                 name each, and a face other than the one named is not taken (the prompt
+                 says which side is up). The still faces give the accelerometer offset and sensitivity;
                  the turns give the gyro's full correction (sensitivity, cross-axis and
                  misalignment) and the accelerometer's cross-axis terms.
               3. Strap it to the front of the shin below the knee, sit with the foot on the
@@ -411,6 +412,8 @@ struct CalibrateAction: CommandAction, Equatable {
         case .holdStill: "1, lying still for the gyro bias"
         case .nextFace(let captured): "2, the faces (\(captured) of \(Calibration.facePoses) poses taken)"
         case .retakeFace(let face): "2, a tip that lost samples made again (\(face) up)"
+        case .wrongFace(let up, let asked, let after):
+            "2, the faces (lying \(up) up, waiting for \(asked) up after \(after))"
         case .strapOn: "3, the strapped start pose"
         case .swing: "4, the knee swing and the rest after it"
         case .finished: "none"
@@ -429,6 +432,9 @@ struct CalibrateAction: CommandAction, Equatable {
         case .retakeFace(let face):
             "2. Samples were lost while it turned (the computer fell behind the sensor), so that tip must be "
                 + "made again: tip the sensor so that its \(face) side is up, and hold it still."
+        case .wrongFace(let up, let asked, let after):
+            "2. Its \(up) side is up, not \(asked): turn it back so that its \(after) side is up, then tip it "
+                + "over so that its \(asked) side is up, and hold it still."
         case .strapOn:
             "3. Table part done. Strap the sensor to the front of your shin below the knee, sit with the foot "
                 + "on the floor and hold still."

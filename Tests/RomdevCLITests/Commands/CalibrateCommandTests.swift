@@ -214,8 +214,9 @@ struct CalibrateCommandTests {
                 "2. Samples were lost while it turned (the computer fell behind the sensor), so that tip must be made "
                     + "again: tip the sensor so that its +x side is up, and hold it still."))
         #expect(failure.what == "calibration incomplete")
-        // Strapped on the shin, the sensor lies on none of its faces: still waiting for +x up.
-        #expect(failure.why?.contains("during step 2, a tip that lost samples made again (+x up)") == true)
+        // Strapped on the shin, the board lies +z up, as the wiring guide straps it: not the face
+        // asked for, which is still +x up, tipped from −z up where the lost tip began.
+        #expect(failure.why?.contains("during step 2, the faces (lying +z up, waiting for +x up after -z)") == true)
         #expect(!FileManager.default.fileExists(atPath: defaultPath(romdev)))
     }
 
