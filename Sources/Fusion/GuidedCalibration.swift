@@ -93,6 +93,11 @@ public struct GuidedCalibration: Sendable {
     /// ``Calibration/fromFaces(_:parameters:)`` needs. Another order that does this works too.
     public static let faceOrder = ["+z", "+y", "-z", "+x", "-y", "-x", "-z"]
 
+    /// Largest angle (degrees) between a face's axis and the vertical for the device to lie flat
+    /// on that face: a box on a table lies within a few degrees, an uncalibrated accelerometer's
+    /// offsets tilt its reading by up to 5°.
+    static let flatDegrees = 20.0
+
     /// The face (as in ``faceOrder``) that is up when the accelerometer reads `up`: its axis
     /// nearest the vertical. An uncalibrated part's offsets (up to 80 mg) cannot change which.
     public static func face(pointingUp up: Vector3) -> String {
@@ -217,10 +222,13 @@ public struct GuidedCalibration: Sendable {
             // who went on to strap the sensor on is not lying it on a face.
             let face = retakeFaces.first ?? Self.faceOrder[poses.count]
             if let up = Self.upAxis(ofFace: face), pose.angle(to: up) > threshold {
-                // Lying on another face, it is named; lying on none (strapped on a leg), it is not.
-                // The step's time runs on: a person who never finds the face is refused in the end.
+                // Lying flat on another face, it is named; lying on none (tilted against something,
+                // strapped on a leg at an angle), it is not. The step's time runs on: a person who
+                // never finds the face is refused in the end.
                 let found = Self.face(pointingUp: pose)
-                if let axis = Self.upAxis(ofFace: found), pose.angle(to: axis) <= threshold, let after = faces.last {
+                if let axis = Self.upAxis(ofFace: found), pose.angle(to: axis) <= Self.flatDegrees * Double.pi / 180,
+                    let after = faces.last, found != after
+                {
                     step = .wrongFace(up: found, asked: face, after: after)
                 }
                 break
