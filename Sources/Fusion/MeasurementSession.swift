@@ -455,13 +455,18 @@ public struct MeasurementSession: Sendable {
             ?? (abs(startGravity.x) < 0.9 ? Vector3.unitX : .unitY)
         guard let provisional = Mounting(shinAxis: startGravity, hingeAxis: hinge) else { return nil }
         // The hinge axis's sign is not observable from the scatter; the task's (first) motion is an
-        // extension, so the larger excursion from the start pose during it is taken as positive.
-        // The accelerometer's, not the filter's: across a FIFO overflow in the middle of the
-        // movement the filter carries its guess of the lost turn, tens of degrees either way.
+        // extension, so the side of the start pose it stays on is taken as positive: the side of
+        // its mean excursion. The filter's: a kick's accelerations swing the accelerometer's
+        // direction by tens of degrees at the turn (0.9 g for a leg whipped back at 430 °/s), and
+        // beyond half a turn. But across a FIFO overflow in the middle of the movement the filter
+        // carries its guess of the lost turn, tens of degrees either way: then the accelerometer's
+        // farthest excursion, which no gap moves.
         let end = extensionEnd.map { max(startIndex, $0.index) } ?? trace.count - 1
-        let angles = AngleGeometry(shank: provisional).angles(trace[startIndex...end], fromAccelerometers: true)
+        let lost = flags.contains(.samplesLost)
+        let angles = AngleGeometry(shank: provisional).angles(trace[startIndex...end], fromAccelerometers: lost)
         guard let first = angles.first, let low = angles.min(), let high = angles.max() else { return provisional }
-        return first - low > high - first ? provisional.reversed : provisional
+        let isNegative = lost ? first - low > high - first : angles.reduce(0) { $0 + ($1 - first) } < 0
+        return isNegative ? provisional.reversed : provisional
     }
 
     /// The knee's geometry with a thigh sensor; `nil` without one, or before any sample.

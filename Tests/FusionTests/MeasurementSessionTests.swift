@@ -432,6 +432,21 @@ struct MeasurementSessionTests {
         #expect(flagged.isEmpty)
     }
 
+    /// A kick to 80° at 430 °/s, whipped back at once: at the turns the tangential acceleration
+    /// (2.5 g at 0.3 m) swings the accelerometer's direction past half a turn, and its farthest
+    /// excursion, which used to give the extension its sign, was on the wrong side at 0.3 m (not at
+    /// 0.2 m): the range was right, the angles negative and flagged implausible.
+    @Test(arguments: [0.2, 0.3])
+    func aKickWhippedBackIsStillAnExtension(leverArm: Double) throws {
+        let motion = KneeMotion(keyframes: [(2.5, 0), (2.8, 80), (2.95, 72), (3.1, 78), (3.45, 0), (7.5, 0)])
+        var imu = imu(motion, seed: 2)
+        imu.leverArm = leverArm
+        let result = try #require(measure(imu.samples()).result())
+        #expect(abs(result.maximum - 80) < 2)
+        #expect(abs(result.minimum) < 2)
+        #expect(!result.flags.contains(.implausible))
+    }
+
     @Test func aHeldLegSaggingIsNoThighMotion() throws {
         // A weak leg held up sinks by 2° over the 2 s hold: the knee's own turn, not the thigh's.
         let motion = KneeMotion(keyframes: [(2.5, 0), (4, 70), (6, 68), (7.5, 0), (10, 0)])
