@@ -74,6 +74,14 @@ public struct FilePath: Hashable, Sendable, CustomStringConvertible {
         return FileType(mode: status.st_mode)
     }
 
+    /// Whether both paths name one existing file (the same device and inode, links followed): a
+    /// file written to the one would replace the other.
+    public func namesSameFile(as other: FilePath) -> Bool {
+        var mine = stat(), theirs = stat()
+        guard stat(rawValue, &mine) == 0, stat(other.rawValue, &theirs) == 0 else { return false }
+        return mine.st_dev == theirs.st_dev && mine.st_ino == theirs.st_ino
+    }
+
     /// Creates the file for writing; nothing may be at the path, not even a dangling symbolic
     /// link (`O_CREAT | O_EXCL`), so no file, device or FIFO is ever written through or replaced.
     /// The mode is 0666 less the umask. The corresponding call is `open(2)`.

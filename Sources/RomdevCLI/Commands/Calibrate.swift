@@ -164,6 +164,10 @@ struct CalibrateAction: CommandAction, Equatable {
             }
         }
         let file = try CalibrationFile(explicitPath: calibrationPath, store: store, in: context)
+        try OutputGuard.refuse(
+            (file.path, "--calibration"),
+            replacing: (replayPath.map { [($0, "the recording")] } ?? [])
+                + OutputGuard.storeFiles(try store.resolve(in: context).path))
         let calibration: Calibration
         switch procedure {
         case .shank:

@@ -62,6 +62,10 @@ struct ExportCommand: CommandAction, Hashable {
     }
 
     func run(in context: CommandContext) throws {
+        if case .file(let path, _) = destination {
+            try OutputGuard.refuse(
+                (path, "--output"), replacing: OutputGuard.storeFiles(try store.resolve(in: context).path))
+        }
         let careStore = try store.open(in: context, access: .readOnly)
         let calendar = careStore.calendar
         let (outcomes, metadata) = try attempt("could not export the outcomes") {

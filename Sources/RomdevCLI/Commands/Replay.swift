@@ -81,6 +81,12 @@ public struct ReplayAction: CommandAction, Equatable {
 
     public func run(in context: CommandContext) throws {
         let calibrationFile = try CalibrationFile(explicitPath: calibrationPath, store: store, in: context)
+        if let tracePath {
+            try OutputGuard.refuse(
+                (tracePath, "--trace"),
+                replacing: [(recordingPath, "the recording"), (calibrationFile.path, "the calibration")]
+                    + OutputGuard.storeFiles(try store.resolve(in: context).path))
+        }
         let loaded = try calibrationFile.load()
         let text = try Self.readText(at: recordingPath)
         let recording: Recording

@@ -42,6 +42,10 @@ struct ReportCommand: CommandAction, Hashable {
 
     func run(in context: CommandContext) throws {
         let what = "could not write the report"
+        if let outputPath {
+            try OutputGuard.refuse(
+                (outputPath, "--output"), replacing: OutputGuard.storeFiles(try store.resolve(in: context).path))
+        }
         let careStore = try store.open(in: context, access: .readOnly)
         let now = context.now()
         let window = try Self.window(from: firstDay, to: endDay, store: careStore, now: now, doing: what)
