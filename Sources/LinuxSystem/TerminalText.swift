@@ -4,6 +4,17 @@ public enum TerminalText {
     /// `text` with every control character except newline and tab (C0, DEL, C1) written as `\u{…}`,
     /// so that it shows instead of acting. Everything else, including non-ASCII letters, is kept.
     public static func escapingControlCharacters(_ text: String) -> String {
+        escaping(text) { isEscaped($0) }
+    }
+
+    /// `text` for a place within one line: every control character escaped, newline and tab as
+    /// well, so that a stored name or a typed argument cannot start lines of its own in the
+    /// output (a consent name with a newline printed a line that looked like another outcome).
+    public static func inline(_ text: String) -> String {
+        escaping(text) { isEscaped($0) || $0.value == 0x0A || $0.value == 0x09 }
+    }
+
+    private static func escaping(_ text: String, where isEscaped: (Unicode.Scalar) -> Bool) -> String {
         guard text.unicodeScalars.contains(where: isEscaped) else { return text }
         var result = ""
         result.reserveCapacity(text.utf8.count + 16)
@@ -20,11 +31,11 @@ public enum TerminalText {
     /// The longest input an error message repeats whole.
     public static let excerptLimit = 64
 
-    /// Input echoed in a message: at most ``excerptLimit`` characters, control characters escaped;
+    /// Input echoed in a message: at most ``excerptLimit`` characters on one line (``inline``);
     /// a longer input is cut and says how long it was, so a 200 KB argument gives a one-line error.
     public static func excerpt(_ text: String) -> String {
-        guard text.count > excerptLimit else { return escapingControlCharacters(text) }
-        return escapingControlCharacters(String(text.prefix(excerptLimit))) + "… (\(text.count) characters)"
+        guard text.count > excerptLimit else { return inline(text) }
+        return inline(String(text.prefix(excerptLimit))) + "… (\(text.count) characters)"
     }
 
     private static func isEscaped(_ scalar: Unicode.Scalar) -> Bool {

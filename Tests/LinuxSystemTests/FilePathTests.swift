@@ -105,5 +105,11 @@ struct TerminalTextTests {
         #expect(excerpt == String(repeating: "x", count: TerminalText.excerptLimit) + "… (262144 characters)")
         #expect(TerminalText.excerpt("short") == "short")
         #expect(TerminalText.excerpt("\u{1B}") == "\\u{1B}")
+        #expect(TerminalText.excerpt("2026\n-01") == "2026\\u{A}-01")
+    }
+
+    @Test func inlineTextEscapesNewlinesAndTabsToo() {
+        #expect(TerminalText.inline("Ann\nEvil: injected\tx") == "Ann\\u{A}Evil: injected\\u{9}x")
+        #expect(TerminalText.inline("Zoë Müller") == "Zoë Müller")
     }
 }

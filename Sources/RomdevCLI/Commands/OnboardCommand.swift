@@ -1,6 +1,7 @@
 import Care
 import CareStorage
 import Foundation
+import LinuxSystem
 
 /// `romdev onboard`: records the patient's consent, which opens the rest of the plan.
 struct OnboardCommand: CommandAction, Hashable {
@@ -61,7 +62,8 @@ struct OnboardCommand: CommandAction, Hashable {
                 NewOutcome(taskUUID: event.task.uuid, occurrence: event.scheduleEvent.occurrence, values: values),
                 now: now)
         }
-        context.output.line("Onboarding done on \(LocalTime.day(now, calendar: calendar)); consent by \(name).")
+        context.output.line(
+            "Onboarding done on \(LocalTime.day(now, calendar: calendar)); consent by \(TerminalText.inline(name)).")
         context.output.line("Next: romdev checkin --pain N --sleep H")
     }
 }

@@ -1,6 +1,7 @@
 import Care
 import CareStorage
 import Foundation
+import LinuxSystem
 import ServiceSupport
 
 /// `romdev tasks`: the current version of every task.
@@ -76,11 +77,11 @@ struct TasksCommand: CommandAction, Hashable {
         }
         if tasks.isEmpty { context.output.line("No tasks.") }
         for (task, version) in zip(tasks, versions) {
-            context.output.line("\(task.id)  \(task.title ?? "")")
+            context.output.line("\(task.id)  \(TerminalText.inline(task.title ?? ""))")
             context.output.line(
                 "  version \(version), effective \(time(task.effectiveDate)),"
                     + " \(task.impactsAdherence ? "impacts adherence" : "does not impact adherence")")
-            if let instructions = task.instructions { context.output.line("  " + instructions) }
+            if let instructions = task.instructions { context.output.line("  " + TerminalText.inline(instructions)) }
             for element in task.schedule.elements {
                 context.output.line("  --element '\(ElementSpec.format(element, calendar: calendar))'")
             }

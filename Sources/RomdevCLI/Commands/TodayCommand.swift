@@ -1,6 +1,7 @@
 import Care
 import CareStorage
 import Foundation
+import LinuxSystem
 import ServiceSupport
 
 /// `romdev today`: the care feed for one day.
@@ -99,8 +100,10 @@ struct TodayCommand: CommandAction, Hashable {
         out.line()
         if cards.isEmpty { out.line("Nothing scheduled.") }
         for card in cards {
-            out.line("\(card.task.title ?? card.task.id) [\(card.task.id)]")
-            if !onboardingDone, let instructions = card.task.instructions { out.line("  " + instructions) }
+            out.line("\(TerminalText.inline(card.task.title ?? card.task.id)) [\(card.task.id)]")
+            if !onboardingDone, let instructions = card.task.instructions {
+                out.line("  " + TerminalText.inline(instructions))
+            }
             for event in card.events {
                 out.line("  " + CareOutput.line(event, calendar: calendar, showDay: false))
             }

@@ -1,6 +1,7 @@
 import Care
 import CareStorage
 import Foundation
+import LinuxSystem
 import ServiceSupport
 
 /// The JSON and text forms of care values shared by the commands, with the field names the
@@ -44,7 +45,7 @@ enum CareOutput {
         return values.map { value in
             var parts: [String] = []
             if let kind = value.kind { parts.append(kind.split(separator: ".").last.map(String.init) ?? kind) }
-            parts.append(text(value.value, calendar: calendar))
+            parts.append(TerminalText.inline(text(value.value, calendar: calendar)))
             if let units = value.units { parts.append(units) }
             return parts.joined(separator: " ")
         }.joined(separator: ", ")

@@ -91,6 +91,23 @@ import Testing
         #expect(try romdev.run(["export", "--format", "csv"]).contains("Eve\u{1B}]0;owned\u{07}\u{1B}[2J"))
     }
 
+    /// A newline in a consent name or a task title printed lines of its own, which read as other
+    /// outcomes or tasks; a tab shifted the columns.
+    @Test func storedTextStaysOnItsLine() throws {
+        let romdev = try InProcessRomdev()
+        try romdev.run(["init", "--start", "2026-06-07", "--tz", "Europe/Paris"])
+        try romdev.run(["onboard", "--consent-by", "Ann\nonboarding #1  2026-06-08T00:00\tforged"])
+        try romdev.run(["task", "add", "t", "--title", "walk\nt2  forged", "--element", "start=2026-06-07,every=1d"])
+        let outcomes = try romdev.run(["outcomes"])
+        #expect(outcomes.split(separator: "\n").count == 1)
+        #expect(outcomes.contains("Ann\\u{A}onboarding #1  2026-06-08T00:00\\u{9}forged"))
+        #expect(try romdev.run(["tasks"]).contains("walk\\u{A}t2  forged"))
+        #expect(try romdev.run(["today"]).contains("walk\\u{A}t2  forged"))
+        // CSV keeps the stored text exactly, quoted.
+        #expect(
+            try romdev.run(["export", "--format", "csv"]).contains("\"Ann\nonboarding #1  2026-06-08T00:00\tforged\""))
+    }
+
     /// Occurrence 12418 printed as #1241, another real event.
     @Test func occurrenceNumbersAreNeverCut() throws {
         let romdev = try InProcessRomdev()
