@@ -43,6 +43,11 @@ extension CareStore {
         case empty
         /// A regular file starting with SQLite's header.
         case database
+        /// An SQLite database in rollback-journal mode that romdev never wrote: every store it
+        /// writes is in WAL mode with a `user_version`, and without a WAL the header is the
+        /// database's own (in WAL mode it may lag what the `-wal` file holds). `hasSchema`: any
+        /// table, index or view in it.
+        case unwrittenDatabase(hasSchema: Bool)
     }
 
     /// Looks at `path` without opening it as a database: the cheap checks every open makes.
@@ -64,15 +69,22 @@ extension CareStore {
         // "Every valid SQLite database file begins with the following 16 bytes (in hex): 53 51 4c
         // 69 74 65 20 66 6f 72 6d 61 74 20 33 00" (sqlite.org/fileformat.html, 1.3).
         let magic = Array("SQLite format 3".utf8) + [0]
-        var header = [UInt8](repeating: 0, count: 100)
+        // The file header, then the header of page 1's b-tree, the schema table.
+        var header = [UInt8](repeating: 0, count: 108)
         let count = header.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-        guard count == header.count else {
+        guard count >= 100 else {
             throw .notAStore(path: path, reason: .tooShort(bytes: max(count, 0)))
         }
         guard Array(header.prefix(magic.count)) == magic else {
             throw .notAStore(path: path, reason: .notSQLite)
         }
-        return .database
+        // Offset 18: 1 for a rollback journal, 2 for WAL; 60: user_version, big-endian; 100: the
+        // schema table's page type (13, a leaf, while it fits in page 1) and at 103 its number of
+        // cells, one per table, index or view (sqlite.org/fileformat.html, 1.3 and 1.6).
+        let userVersion = header[60..<64].reduce(0) { $0 << 8 | UInt32($1) }
+        guard header[18] == 1, userVersion == 0 else { return .database }
+        let isEmptyLeaf = count >= 105 && header[100] == 13 && header[103] == 0 && header[104] == 0
+        return .unwrittenDatabase(hasSchema: !isEmptyLeaf)
     }
 
     /// Creates `directory` and the missing ones above it (`mkdir -p`), with the umask's modes; one

@@ -60,6 +60,14 @@ public final class CareStore: Sendable {
             fresh = true
         case .database:
             fresh = false
+        case .unwrittenDatabase(let hasSchema):
+            // Refused before SQLite opens it: for a writer that switches the file to WAL
+            // journaling, a change to another program's database, and for a reader it fails on the
+            // journal mode, a message that would not say what is wrong. A database without
+            // tables is `romdev init`'s to adopt.
+            if hasSchema { throw .notAStore(path: path, reason: .foreignDatabase) }
+            guard access == .initialize else { throw .notAStore(path: path, reason: .emptyDatabase) }
+            fresh = false
         }
         do {
             let configuration = Database.Configuration(busyTimeout: busyTimeout, trace: trace, readOnly: !access.writes)

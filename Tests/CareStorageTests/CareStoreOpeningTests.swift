@@ -116,6 +116,48 @@ import Glibc
         )
     }
 
+    /// A database of another program in rollback-journal mode, as SQLite makes them by default:
+    /// the header's journal bytes (offsets 18 and 19) set back from WAL's 2 to 1.
+    private func rollbackDatabase(_ name: String, sql: String?) throws -> String {
+        let path = fixture.directory.path(name)
+        do {
+            let database = try Database(path: path)
+            if let sql { try database.write { try $0.execute(sql) } }
+        }
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        bytes[18] = 1
+        bytes[19] = 1
+        try bytes.write(to: URL(fileURLWithPath: path))
+        try? FileManager.default.removeItem(atPath: path + "-wal")
+        try? FileManager.default.removeItem(atPath: path + "-shm")
+        return path
+    }
+
+    /// Opening it for writing switched it to WAL journaling (its header rewritten) before it was
+    /// found not to be a store; reading it failed on the journal mode instead of saying so.
+    @Test func anotherProgramsRollbackJournalDatabaseIsNotEvenOpened() throws {
+        let path = try rollbackDatabase("notes.sqlite", sql: "CREATE TABLE notes (text TEXT)")
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        for access in [CareStore.Access.readOnly, .readWrite, .create, .initialize] {
+            #expect { try CareStore(path: path, access: access, timeZone: fixture.calendar.timeZone) } throws: {
+                guard case .notAStore(let named, let reason)? = $0 as? CareStoreError else { return false }
+                return named == path && reason == .foreignDatabase
+            }
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+        #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+    }
+
+    @Test func aRollbackJournalDatabaseWithoutTablesIsForInitOnly() throws {
+        let path = try rollbackDatabase("blank.sqlite", sql: nil)
+        #expect { try CareStore(path: path, access: .readWrite, timeZone: fixture.calendar.timeZone) } throws: {
+            guard case .notAStore(_, let reason)? = $0 as? CareStoreError else { return false }
+            return reason == .emptyDatabase
+        }
+        let store = try CareStore(path: path, access: .initialize, timeZone: fixture.calendar.timeZone)
+        #expect(try store.integrityProblem() == nil)
+    }
+
     @Test func onlyCreatingAccessCreatesAMissingStore() throws {
         let path = fixture.directory.path("missing.sqlite")
         for access in [CareStore.Access.readOnly, .readWrite] {
