@@ -11,8 +11,9 @@ extension CareStore {
     /// for callers that check arguments before opening or querying.
     public static func checkQueryInterval(from start: Date, to end: Date) throws(CareStoreError) {
         guard start < end else { throw .emptyInterval(start: start, end: end) }
-        // Days of up to 25 hours (DST) still fit: the bound is on elapsed time.
-        if end.timeIntervalSince(start) > Double(maximumQueryDays + 1) * 86_400 {
+        // The bound is on elapsed time: a window of local days may hold one spring-forward more
+        // than fall-backs, an hour, but not a day more (3661 days passed).
+        if end.timeIntervalSince(start) > Double(maximumQueryDays) * 86_400 + 3_600 {
             throw .intervalTooLong(start: start, end: end, maximumDays: maximumQueryDays)
         }
     }

@@ -59,7 +59,7 @@ public enum CalibrationError: Error, Hashable, Sendable, CustomStringConvertible
         case let .tooLittleRotation(degrees):
             "the leg turned only \(rounded(degrees))°; swing it up and back down"
         case let .stepTimedOut(step, seconds):
-            "the step \(step) did not complete within \(Int(seconds)) s"
+            "the step '\(step)' did not complete within \(Int(seconds)) s"
         case .needsThighSensor:
             "the knee-axis step needs the thigh sensor, and none is read; fit it and strap it to the thigh"
         case .needsShankMounting:

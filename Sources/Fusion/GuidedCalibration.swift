@@ -328,3 +328,21 @@ public struct GuidedCalibration: Sendable {
         return window
     }
 }
+
+extension GuidedCalibration.Step: CustomStringConvertible {
+    /// The step in words, for messages (a step that timed out).
+    public var description: String {
+        switch self {
+        case .holdStill: "lying still for the gyro bias"
+        case .nextFace(let captured):
+            captured < GuidedCalibration.faceOrder.count
+                ? "the \(GuidedCalibration.faceOrder[captured]) side up (pose \(captured + 1) of \(Calibration.facePoses))"
+                : "the faces"
+        case .retakeFace(let face): "the \(face) side up again, for a tip that lost samples"
+        case .wrongFace(let up, let asked, let after): "the \(asked) side up, tipped from \(after) (\(up) is up)"
+        case .strapOn: "the strapped start pose"
+        case .swing: "the knee swing and the rest after it"
+        case .finished: "none"
+        }
+    }
+}

@@ -213,3 +213,14 @@ public struct HingeCalibration: Sendable {
         stepStart = time
     }
 }
+
+extension HingeCalibration.Step: CustomStringConvertible {
+    /// The step in words, for messages (a step that timed out).
+    public var description: String {
+        switch self {
+        case .sitStill: "sitting still"
+        case .swing: "the swings and the rest after them"
+        case .finished: "none"
+        }
+    }
+}

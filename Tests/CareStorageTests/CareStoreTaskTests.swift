@@ -63,6 +63,12 @@ import Testing
         #expect(throws: CareStoreError.self) { try store.fetchEvents(from: start, to: fixture.date(2036, 3, 10)) }
         #expect(try store.fetchAdherence(from: start, to: fixture.date(2036, 3, 1)).count == 3653)
         #expect(try store.fetchEvents(from: start, to: fixture.date(2036, 3, 1)).count == 3653)
+        // 3660 days and the hour a local day may be longer by; a day more is refused.
+        let days = { (count: Double) in start.addingTimeInterval(count * 86_400) }
+        #expect(throws: Never.self) {
+            try CareStore.checkQueryInterval(from: start, to: days(3660).addingTimeInterval(3_600))
+        }
+        #expect(throws: CareStoreError.self) { try CareStore.checkQueryInterval(from: start, to: days(3661)) }
     }
 
     @Test func refusesADuplicateID() throws {

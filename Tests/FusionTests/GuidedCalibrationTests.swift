@@ -69,6 +69,15 @@ struct GuidedCalibrationTests {
         #expect((calibration.gyroMatrix - expectedGyro).maximumMagnitude < 2e-3)
     }
 
+    /// The message of a step that timed out named it as Swift spells it, "nextFace(captured: 1)".
+    @Test func aStepThatTimesOutIsNamedInWords() {
+        let still = (0..<(200 * 125)).map {
+            InertialSample(time: Double($0) / 200, acceleration: Vector3(0, 0, 1), rotationRate: Vector3(0.1, 0, 0))
+        }
+        let (_, _, error) = Self.run(still)
+        #expect(error?.description == "the step 'the +y side up (pose 2 of 7)' did not complete within 120 s")
+    }
+
     @Test func theFaceUpIsTheAxisNearestTheVertical() {
         #expect(GuidedCalibration.face(pointingUp: Vector3(0.08, -0.05, 1.02)) == "+z")
         #expect(GuidedCalibration.face(pointingUp: Vector3(-0.98, 0.04, 0.07)) == "-x")
