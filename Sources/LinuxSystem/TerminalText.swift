@@ -1,8 +1,9 @@
 /// Text bound for a terminal, which acts on control characters: an escape sequence in a stored
 /// name could move the cursor, retitle the window or hide what follows.
 public enum TerminalText {
-    /// `text` with every control character except newline and tab (C0, DEL, C1) written as `\u{…}`,
-    /// so that it shows instead of acting. Everything else, including non-ASCII letters, is kept.
+    /// `text` with every control character except newline and tab (C0, DEL, C1) and the invisible
+    /// formatting characters (``isEscaped(_:)``) written as `\u{…}`, so that it shows instead of
+    /// acting. Everything else, including non-ASCII letters, is kept.
     public static func escapingControlCharacters(_ text: String) -> String {
         escaping(text) { isEscaped($0) }
     }
@@ -38,10 +39,16 @@ public enum TerminalText {
         return inline(String(text.prefix(excerptLimit))) + "… (\(text.count) characters)"
     }
 
+    /// Control characters but newline and tab, and the invisible ones that act on the text
+    /// around them: the byte-order mark, zero-width spaces and joiners, the line and paragraph
+    /// separators and the bidirectional overrides (which can show text in another order than it
+    /// is stored). A file that starts with a byte-order mark printed a header that looked the
+    /// same as the one expected.
     private static func isEscaped(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x0A, 0x09: false
         case 0x00...0x1F, 0x7F...0x9F: true
+        case 0x200B...0x200F, 0x2028...0x202E, 0x2060...0x2069, 0xFEFF: true
         default: false
         }
     }

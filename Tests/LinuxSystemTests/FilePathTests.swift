@@ -108,6 +108,12 @@ struct TerminalTextTests {
         #expect(TerminalText.excerpt("2026\n-01") == "2026\\u{A}-01")
     }
 
+    @Test func invisibleFormattingCharactersAreShown() {
+        #expect(TerminalText.escapingControlCharacters("\u{FEFF}time_s") == "\\u{FEFF}time_s")
+        #expect(TerminalText.escapingControlCharacters("a\u{200B}\u{202E}b\u{2028}") == "a\\u{200B}\\u{202E}b\\u{2028}")
+        #expect(TerminalText.escapingControlCharacters("Zoë Müller – 7½ h") == "Zoë Müller – 7½ h")
+    }
+
     @Test func inlineTextEscapesNewlinesAndTabsToo() {
         #expect(TerminalText.inline("Ann\nEvil: injected\tx") == "Ann\\u{A}Evil: injected\\u{9}x")
         #expect(TerminalText.inline("Zoë Müller") == "Zoë Müller")

@@ -5,13 +5,16 @@
 /// silently turns a typo into a value.
 enum NumberArgument {
     /// `7`, `-1`, `+2`, `7.5`, `.5`, `5.`: an optional sign, digits, at most one decimal point
-    /// and at least one digit; nil for anything else.
+    /// and at least one digit, and no more digits than a `Double` holds exactly (15), so that a
+    /// value is refused as typed, not as the `1e+26` it would become; nil for anything else.
     static func decimal(_ text: String) -> Double? {
         var body = Substring(text)
         if body.first == "+" || body.first == "-" { body = body.dropFirst() }
         let digits = body.filter { ("0"..."9").contains($0) }.count
         let points = body.filter { $0 == "." }.count
-        guard digits > 0, points <= 1, digits + points == body.count, digits <= 30 else { return nil }
+        guard digits > 0, points <= 1, digits + points == body.count, digits <= maximumDigits else { return nil }
         return Double(text)
     }
+
+    static let maximumDigits = 15
 }

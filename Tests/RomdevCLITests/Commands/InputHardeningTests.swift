@@ -22,6 +22,12 @@ import Testing
         (["checkin", "--pain", "5", "--sleep", "0x1.8p2"], "'0x1.8p2' is invalid"),
         (["checkin", "--pain", "5", "--sleep", "7e0"], "'7e0' is invalid"),
         (["checkin", "--pain", "inf", "--sleep", "7"], "'inf' is invalid"),
+        // 26 digits read as 1e+26 and failed as "got 1e+26" with exit 1.
+        (
+            ["checkin", "--pain", "99999999999999999999999999", "--sleep", "7"],
+            "'99999999999999999999999999' is invalid"
+        ),
+        (["checkin", "--pain", "5", "--sleep", "6.5000000000000001"], "'6.5000000000000001' is invalid"),
         (["record", "--seconds", "0x10", "--output", "x.csv"], "'0x10' is invalid"),
         (["record", "--seconds", "1e-9", "--output", "x.csv"], "'1e-9' is invalid"),
         (["record", "--seconds", "0.01", "--output", "x.csv"], "'0.01' is invalid"),
