@@ -78,7 +78,9 @@ extension CareStoreError: CustomStringConvertible {
         case let .notAStore(path, reason):
             "\(path) is not a care store: \(reason); it was left untouched"
         case let .damaged(path, reason):
-            "the care store \(path) is damaged (\(reason)); nothing was written"
+            // quick_check answers one line per problem ("*** in database main ***", "Page 9: …").
+            "the care store \(path) is damaged (\(reason.split(whereSeparator: \.isNewline).joined(separator: "; ")));"
+                + " nothing was written"
         case let .diskFull(path):
             "the disk holding the care store \(path) is full; nothing was written"
         case let .database(error):

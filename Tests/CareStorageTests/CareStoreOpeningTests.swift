@@ -201,7 +201,8 @@ import Glibc
         for access in [CareStore.Access.readWrite, .create, .initialize] {
             #expect { try CareStore(path: path, access: access, timeZone: fixture.calendar.timeZone) } throws: {
                 guard case .damaged(let named, _)? = $0 as? CareStoreError, named == path else { return false }
-                return true
+                // One line, however many lines SQLite's answer has.
+                return !"\($0)".contains("\n")
             }
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
