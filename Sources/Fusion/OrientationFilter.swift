@@ -216,12 +216,13 @@ public struct OrientationFilter: Sendable {
         let filteredRotation = rotationLowPass.update(rotation, b)
         let filteredRotatedBias = rotatedBiasLowPass.update(rotation * gyroBias, b)
 
-        // The bias drifts: its uncertainty grows until a measurement shrinks it again, up to the
-        // initial uncertainty.
+        // The bias drifts, and in motion the gyro's other errors add to it: its uncertainty grows
+        // until a measurement shrinks it again, up to the initial uncertainty.
+        let growth = isAtRest ? noise.processVariance : noise.motionProcessVariance
         var p = biasCovariance
-        if p.row0.x < noise.initialVariance { p.row0.x += noise.processVariance }
-        if p.row1.y < noise.initialVariance { p.row1.y += noise.processVariance }
-        if p.row2.z < noise.initialVariance { p.row2.z += noise.processVariance }
+        if p.row0.x < noise.initialVariance { p.row0.x += growth }
+        if p.row1.y < noise.initialVariance { p.row1.y += growth }
+        if p.row2.z < noise.initialVariance { p.row2.z += growth }
         biasCovariance = p
 
         let rest = isAtRest ? restBias : nil
@@ -376,8 +377,10 @@ struct StillRun: Sendable {
 struct BiasNoise: Sendable, SampleIntervalDependent {
     var interval: Double
     var initialVariance: Double
-    /// Growth of the variance per sample: (0.1 °/s)² over the forgetting time.
+    /// Growth of the variance per update: (0.1 °/s)² over the forgetting time.
     var processVariance: Double
+    /// The same while the sensor moves, over the motion's forgetting time.
+    var motionProcessVariance: Double
     var motionVariance: Double
     var verticalVariance: Double
     var restVariance: Double
@@ -387,6 +390,7 @@ struct BiasNoise: Sendable, SampleIntervalDependent {
         initialVariance = parameters.biasSigmaInitial * parameters.biasSigmaInitial
         let process = 0.01 * interval / parameters.biasForgettingTime
         processVariance = process
+        motionProcessVariance = 0.01 * interval / parameters.biasMotionForgettingTime
         // A measurement variance w under process noise v settles the estimate's variance at p where
         // p = (p + v) w / (p + v + w), so w = p² / v + p: the variances are chosen from the
         // uncertainty each kind of measurement should settle at.
