@@ -218,14 +218,15 @@ public struct OrientationFilter: Sendable {
 
         // The bias drifts, and in motion the gyro's other errors add to it: its uncertainty grows
         // until a measurement shrinks it again, up to the initial uncertainty.
-        let growth = isAtRest ? noise.processVariance : noise.motionProcessVariance
+        let atRest = isAtRest
+        let growth = atRest ? noise.processVariance : noise.motionProcessVariance
         var p = biasCovariance
         if p.row0.x < noise.initialVariance { p.row0.x += growth }
         if p.row1.y < noise.initialVariance { p.row1.y += growth }
         if p.row2.z < noise.initialVariance { p.row2.z += growth }
         biasCovariance = p
 
-        let rest = isAtRest ? restBias : nil
+        let rest = atRest ? restBias : nil
         if let rest, !isBiasKnown { return establishBiasAtRest(bias: rest.bias, c, b) }
         if let rest, rest.isSteady {
             // H = I: the averaged gyro reads the bias.
@@ -388,9 +389,11 @@ struct BiasNoise: Sendable, SampleIntervalDependent {
     init(parameters: FusionParameters, interval: Double) {
         self.interval = interval
         initialVariance = parameters.biasSigmaInitial * parameters.biasSigmaInitial
-        let process = 0.01 * interval / parameters.biasForgettingTime
+        // (0.1 °/s)² over a forgetting time, per update.
+        func growth(forgettingTime: Double) -> Double { 0.01 * interval / forgettingTime }
+        let process = growth(forgettingTime: parameters.biasForgettingTime)
         processVariance = process
-        motionProcessVariance = 0.01 * interval / parameters.biasMotionForgettingTime
+        motionProcessVariance = growth(forgettingTime: parameters.biasMotionForgettingTime)
         // A measurement variance w under process noise v settles the estimate's variance at p where
         // p = (p + v) w / (p + v + w), so w = p² / v + p: the variances are chosen from the
         // uncertainty each kind of measurement should settle at.

@@ -201,15 +201,10 @@ struct OrientationFilterTests {
         // accelerometer's disagreement with the integrated gyro reveals the bias.
         let bias = Vector3(0.8, -1.0, 0.6)
         var filter = OrientationFilter(gyroBias: .zero)
-        var orientation = Quaternion.identity
-        let interval = 0.005
+        var turn = WanderingTurn(interval: 0.005)
         var before = Vector3.zero
         for i in 0..<(200 * 240) {
-            let t = Double(i) * interval
-            // Slowly wandering rotation axis so that every sensor axis is horizontal at times.
-            let rate = Vector3(40 * sin(0.31 * t), 35 * sin(0.23 * t + 1), 30 * sin(0.17 * t + 2))
-            orientation = (orientation * Quaternion(rotationVector: rate * (interval * Double.pi / 180))).normalized
-            let up = orientation.verticalInSensorFrame
+            let (t, rate, up) = turn.next()
             filter.update(InertialSample(time: t, acceleration: up, rotationRate: rate + bias))
             if i == 200 * 10 { before = filter.gyroBias - bias }
         }
@@ -217,7 +212,26 @@ struct OrientationFilterTests {
         #expect(!filter.isAtRest)
         #expect(after.length < 0.2)
         #expect(after.length < before.length / 2)
-        #expect(filter.gravity.angle(to: orientation.verticalInSensorFrame) * 180 / Double.pi < 0.5)
+        #expect(filter.gravity.angle(to: turn.orientation.verticalInSensorFrame) * 180 / Double.pi < 0.5)
+    }
+
+    /// A sensor turning without rest about a slowly wandering axis, so that every sensor axis is
+    /// horizontal at times; the accelerometer reads gravity exactly.
+    private struct WanderingTurn {
+        let interval: Double
+        var orientation = Quaternion.identity
+        private var step = 0
+
+        init(interval: Double) { self.interval = interval }
+
+        /// The next sample's time, true rate (°/s) and "up" in the sensor frame.
+        mutating func next() -> (time: Double, rate: Vector3, up: Vector3) {
+            let t = Double(step) * interval
+            step += 1
+            let rate = Vector3(40 * sin(0.31 * t), 35 * sin(0.23 * t + 1), 30 * sin(0.17 * t + 2))
+            orientation = (orientation * Quaternion(rotationVector: rate * (interval * Double.pi / 180))).normalized
+            return (t, rate, orientation.verticalInSensorFrame)
+        }
     }
 
     /// A bias that changes while the sensor keeps moving, as the gyro's error does in motion (its
@@ -228,15 +242,11 @@ struct OrientationFilterTests {
     @Test func aBiasThatChangesInMotionIsFollowedWithinSeconds() {
         func afterAStep(_ parameters: FusionParameters) -> (bias: Double, inclination: Double) {
             var filter = OrientationFilter(parameters: parameters, gyroBias: .zero)
-            var orientation = Quaternion.identity
-            let interval = 0.01, step = Vector3(0.6, -0.8, 0)
+            var turn = WanderingTurn(interval: 0.01)
+            let step = Vector3(0.6, -0.8, 0)
             var squared = 0.0, count = 0
-            for i in 0..<(100 * 80) {
-                let t = Double(i) * interval
-                let rate = Vector3(40 * sin(0.31 * t), 35 * sin(0.23 * t + 1), 30 * sin(0.17 * t + 2))
-                orientation =
-                    (orientation * Quaternion(rotationVector: rate * (interval * Double.pi / 180))).normalized
-                let up = orientation.verticalInSensorFrame
+            for _ in 0..<(100 * 80) {
+                let (t, rate, up) = turn.next()
                 filter.update(
                     InertialSample(time: t, acceleration: up, rotationRate: t < 60 ? rate : rate + step))
                 if t >= 60 {
